@@ -1,0 +1,239 @@
+package io.github.aclnn4j.acl;
+
+import io.github.aclnn4j.runtime.AclRuntime;
+import io.github.aclnn4j.runtime.Context;
+import io.github.aclnn4j.runtime.DeviceBlock;
+import io.github.aclnn4j.runtime.Failure;
+import io.github.aclnn4j.runtime.HostBlock;
+import io.github.aclnn4j.runtime.MemoryBlock;
+import io.github.aclnn4j.runtime.Status;
+import io.github.aclnn4j.runtime.Stream;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The {@code aclrt*} functions of acl.h: devices, contexts, streams and memory. Every method returns
+ * the C {@code aclError} and never throws.
+ */
+public final class AclRt {
+    private AclRt() {}
+
+    public static int setDevice(int deviceId) {
+        return Guard.acl("aclrtSetDevice", () -> AclRuntime.setDevice(deviceId));
+    }
+
+    /** {@code aclrtResetDevice}: waits for the device's streams and unbinds it from this thread. */
+    public static int resetDevice(int deviceId) {
+        return Guard.acl("aclrtResetDevice", () -> AclRuntime.resetDevice(deviceId));
+    }
+
+    /** {@code aclrtGetDevice}: element 0 of {@code deviceId} is written. */
+    public static int getDevice(int[] deviceId) {
+        return Guard.acl("aclrtGetDevice", () -> {
+            checkOut("aclrtGetDevice", "deviceId", deviceId);
+            deviceId[0] = AclRuntime.currentDeviceId("aclrtGetDevice");
+        });
+    }
+
+    /** {@code aclrtGetDeviceCount}: element 0 of {@code count} is written. */
+    public static int getDeviceCount(int[] count) {
+        return Guard.acl("aclrtGetDeviceCount", () -> {
+            checkOut("aclrtGetDeviceCount", "count", count);
+            count[0] = AclRuntime.deviceCount();
+        });
+    }
+
+    private static void checkOut(String function, String name, int[] out) {
+        if (out == null || out.length < 1) {
+            throw Status.aclInvalid(function + ": " + name + " must be an array of at least one element");
+        }
+    }
+
+    /** {@code aclrtCreateContext}: fills {@code context} and makes it current on this thread. */
+    public static int createContext(AclrtContext context, int deviceId) {
+        return Guard.acl("aclrtCreateContext", () -> {
+            if (context == null) {
+                throw Status.aclInvalid("aclrtCreateContext: context must not be null");
+            }
+            context.context = AclRuntime.createContext(deviceId);
+        });
+    }
+
+    public static int setCurrentContext(AclrtContext context) {
+        return Guard.acl("aclrtSetCurrentContext", () -> AclRuntime.setCurrentContext(contextOf("aclrtSetCurrentContext", context)));
+    }
+
+    public static int destroyContext(AclrtContext context) {
+        return Guard.acl("aclrtDestroyContext", () -> AclRuntime.destroyContext(contextOf("aclrtDestroyContext", context)));
+    }
+
+    private static Context contextOf(String function, AclrtContext context) {
+        Context c = context == null ? null : context.context;
+        if (c == null) {
+            throw Status.aclInvalid(function + ": context must not be null");
+        }
+        return c;
+    }
+
+    /** {@code aclrtCreateStream}: fills {@code stream} with a new in-order stream on the current device. */
+    public static int createStream(AclrtStream stream) {
+        return Guard.acl("aclrtCreateStream", () -> {
+            if (stream == null) {
+                throw Status.aclInvalid("aclrtCreateStream: stream must not be null");
+            }
+            stream.stream = AclRuntime.createStream();
+        });
+    }
+
+    /**
+     * {@code aclrtDestroyStream}: waits for the work queued on the stream, then destroys it. A
+     * failure of that work is reported here as ACLNN_ERR_RUNTIME_ERROR (the stream is gone either way).
+     */
+    public static int destroyStream(AclrtStream stream) {
+        return Guard.acl("aclrtDestroyStream", () -> {
+            Stream s = stream == null ? null : stream.stream;
+            if (s == null) {
+                throw Status.aclInvalid("aclrtDestroyStream: stream must not be null");
+            }
+            Failure failure = AclRuntime.destroyStream(s);
+            if (failure != null) {
+                throw failure;
+            }
+        });
+    }
+
+    /**
+     * {@code aclrtSynchronizeStream}: waits for everything queued on the stream (null: the default
+     * stream) and returns the first failure of that work, 361001 with its message.
+     */
+    public static int synchronizeStream(AclrtStream stream) {
+        return Guard.acl("aclrtSynchronizeStream", () -> {
+            Stream s = stream == null ? null : stream.stream;
+            if (s == null) {
+                AclRuntime.requireInit("aclrtSynchronizeStream");
+                s = AclRuntime.defaultStream("aclrtSynchronizeStream");
+            } else {
+                AclRuntime.checkStream("aclrtSynchronizeStream", s);
+            }
+            Failure failure = s.synchronize();
+            if (failure != null) {
+                throw failure;
+            }
+        });
+    }
+
+    /** {@code aclrtMalloc}: fills {@code devPtr} with zeroed, 64-byte aligned device memory. */
+    public static int malloc(Pointer devPtr, long size, int policy) {
+        return Guard.acl("aclrtMalloc", () -> {
+            if (devPtr == null) {
+                throw Status.aclInvalid("aclrtMalloc: devPtr must not be null");
+            }
+            if (policy < 0 || policy > 2) {
+                throw Status.aclInvalid("aclrtMalloc: unknown policy " + policy + " (HUGE_FIRST 0, HUGE_ONLY 1, NORMAL_ONLY 2)");
+            }
+            devPtr.set(AclRuntime.malloc(size), 0);
+        });
+    }
+
+    /** {@code aclrtFree}: {@code devPtr} must be the start of a live {@code aclrtMalloc} block. */
+    public static int free(Pointer devPtr) {
+        return Guard.acl("aclrtFree", () -> {
+            AclRuntime.requireInit("aclrtFree");
+            MemoryBlock b = devPtr == null ? null : devPtr.block();
+            if (b == null) {
+                throw Status.aclInvalid("aclrtFree: devPtr must not be null");
+            }
+            if (!(b instanceof DeviceBlock block)) {
+                throw Status.aclInvalid("aclrtFree: devPtr is host memory, not an aclrtMalloc block");
+            }
+            if (devPtr.byteOffset() != 0) {
+                throw Status.aclInvalid("aclrtFree: devPtr is " + devPtr.byteOffset()
+                        + " bytes into its block, not the address aclrtMalloc returned");
+            }
+            AclRuntime.free(block);
+        });
+    }
+
+    /** {@code aclrtMallocHost}: fills {@code hostPtr} with zeroed, runtime-owned host memory. */
+    public static int mallocHost(Pointer hostPtr, long size) {
+        return Guard.acl("aclrtMallocHost", () -> {
+            if (hostPtr == null) {
+                throw Status.aclInvalid("aclrtMallocHost: hostPtr must not be null");
+            }
+            hostPtr.set(AclRuntime.mallocHost(size), 0);
+        });
+    }
+
+    public static int freeHost(Pointer hostPtr) {
+        return Guard.acl("aclrtFreeHost", () -> {
+            MemoryBlock b = hostPtr == null ? null : hostPtr.block();
+            if (b == null) {
+                throw Status.aclInvalid("aclrtFreeHost: hostPtr must not be null");
+            }
+            if (!(b instanceof HostBlock block) || hostPtr.byteOffset() != 0) {
+                throw Status.aclInvalid("aclrtFreeHost: hostPtr is not an address returned by aclrtMallocHost");
+            }
+            AclRuntime.freeHost(block);
+        });
+    }
+
+    /** {@code aclrtMemset}: sets {@code count} bytes at {@code devPtr} to {@code value}; {@code count > maxCount} is an error. */
+    public static int memset(Pointer devPtr, long maxCount, int value, long count) {
+        return Guard.acl("aclrtMemset", () -> {
+            AclRuntime.requireInit("aclrtMemset");
+            if (count > maxCount) {
+                throw Status.aclInvalid("aclrtMemset: count " + count + " exceeds maxCount " + maxCount);
+            }
+            MemorySegment dst = range("aclrtMemset", "devPtr", devPtr, count);
+            dst.fill((byte) value);
+        });
+    }
+
+    /**
+     * {@code aclrtMemcpy}: copies {@code count} bytes from {@code src} to {@code dst}. {@code count >
+     * destMax}, a copy past either buffer, or a kind that contradicts where the pointers lie is
+     * ACL_ERROR_INVALID_PARAM. Synchronous, like CANN's.
+     */
+    public static int memcpy(Pointer dst, long destMax, Pointer src, long count, int kind) {
+        return Guard.acl("aclrtMemcpy", () -> {
+            AclRuntime.requireInit("aclrtMemcpy");
+            if (kind < 0 || kind > 4) {
+                throw Status.aclInvalid("aclrtMemcpy: unknown kind " + kind);
+            }
+            if (count > destMax) {
+                throw Status.aclInvalid("aclrtMemcpy: count " + count + " exceeds destMax " + destMax);
+            }
+            MemorySegment to = range("aclrtMemcpy", "dst", dst, count);
+            MemorySegment from = range("aclrtMemcpy", "src", src, count);
+            if (kind != 4) {
+                checkSide("dst", dst, kind == 1 || kind == 3);
+                checkSide("src", src, kind == 2 || kind == 3);
+            }
+            MemorySegment.copy(from, 0, to, 0, count);
+        });
+    }
+
+    private static void checkSide(String name, Pointer p, boolean device) {
+        if (p.block().isDevice() != device) {
+            throw Status.aclInvalid("aclrtMemcpy: " + name + " is " + (device ? "host" : "device")
+                    + " memory, but the copy kind says " + (device ? "device" : "host"));
+        }
+    }
+
+    /** The {@code count} bytes at {@code p}, checked to lie inside p's live block. */
+    private static MemorySegment range(String function, String name, Pointer p, long count) {
+        MemoryBlock b = p == null ? null : p.block();
+        if (b == null) {
+            throw Status.aclInvalid(function + ": " + name + " must not be null");
+        }
+        if (count < 0) {
+            throw Status.aclInvalid(function + ": count must be >= 0, got " + count);
+        }
+        MemorySegment seg = b.segment();
+        long at = p.byteOffset();
+        if (at < 0 || at > seg.byteSize() || count > seg.byteSize() - at) {
+            throw Status.aclInvalid(function + ": " + name + " range [" + at + ", " + (at + count) + ") lies outside "
+                    + b.describe());
+        }
+        return seg.asSlice(at, count);
+    }
+}

@@ -1,0 +1,14 @@
+package io.github.aclnn4j.acl;
+
+import io.github.aclnn4j.runtime.Context;
+
+/** The C {@code aclrtContext}: pass {@code new AclrtContext()} to {@link AclRt#createContext}, which fills it. */
+public final class AclrtContext {
+    volatile Context context;
+
+    public AclrtContext() {}
+
+    public boolean isNull() {
+        return context == null;
+    }
+}

@@ -1,0 +1,13 @@
+package io.github.aclnn4j.acl;
+
+/** The C enum {@code aclrtMemcpyKind}: the direction of {@link AclRt#memcpy}. */
+public final class AclrtMemcpyKind {
+    private AclrtMemcpyKind() {}
+
+    public static final int ACL_MEMCPY_HOST_TO_HOST = 0;
+    public static final int ACL_MEMCPY_HOST_TO_DEVICE = 1;
+    public static final int ACL_MEMCPY_DEVICE_TO_HOST = 2;
+    public static final int ACL_MEMCPY_DEVICE_TO_DEVICE = 3;
+    /** The direction is taken from where the two pointers lie. */
+    public static final int ACL_MEMCPY_DEFAULT = 4;
+}

@@ -1,0 +1,17 @@
+package io.github.aclnn4j.acl;
+
+import io.github.aclnn4j.runtime.Stream;
+
+/**
+ * The C {@code aclrtStream}: pass {@code new AclrtStream()} to {@link AclRt#createStream}, which
+ * fills it. An empty holder, like a Java {@code null}, means the default stream.
+ */
+public final class AclrtStream {
+    volatile Stream stream;
+
+    public AclrtStream() {}
+
+    public boolean isNull() {
+        return stream == null;
+    }
+}

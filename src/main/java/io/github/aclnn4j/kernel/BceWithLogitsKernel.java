@@ -1,0 +1,77 @@
+package io.github.aclnn4j.kernel;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.function.DoubleUnaryOperator;
+
+/**
+ * BinaryCrossEntropyWithLogits: {@code loss = ((1 − y)·x − (1 + (pw − 1)·y)·logσ(x)) · w} with the
+ * overflow-free {@code logσ(x) = min(x, 0) − log1p(exp(−|x|))}. Reduction none writes the losses;
+ * mean and sum add each block's losses in double, combine the block sums pairwise and round once.
+ */
+public final class BceWithLogitsKernel {
+    private BceWithLogitsKernel() {}
+
+    /** Workspace bytes for a reduction over {@code numel} elements: one double per block. */
+    public static long workspaceBytes(long numel) {
+        return Blocks.count(numel) * Double.BYTES;
+    }
+
+    /** The reduction of no elements: mean is NaN (0/0), sum is 0. */
+    public static void reduceEmpty(int reduction, StridedView out) {
+        out.set(0, reduction == 1 ? Float.NaN : 0f);
+    }
+
+    /**
+     * @param weight null when absent
+     * @param posWeight null when absent
+     * @param toCompute rounds weight and posWeight values to the compute dtype (identity for FLOAT)
+     * @param reduction 0 none, 1 mean, 2 sum
+     */
+    public static void run(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
+            DoubleUnaryOperator toCompute, int reduction, StridedView out, MemorySegment workspace) {
+        long n = self.numel();
+        int chunk = (int) Math.min(n, Blocks.SIZE);
+        float[] x = new float[chunk];
+        float[] y = new float[chunk];
+        float[] w = weight == null ? null : new float[chunk];
+        float[] pw = posWeight == null ? null : new float[chunk];
+        long block = 0;
+        for (long start = 0; start < n; start += chunk, block++) {
+            int len = (int) Math.min(chunk, n - start);
+            self.gather(start, x, len);
+            target.gather(start, y, len);
+            if (w != null) {
+                weight.gather(start, w, len);
+            }
+            if (pw != null) {
+                posWeight.gather(start, pw, len);
+            }
+            double sum = 0;
+            for (int i = 0; i < len; i++) {
+                double xi = x[i];
+                double yi = y[i];
+                double logSigmoid = Math.min(xi, 0) - Math.log1p(Math.exp(-Math.abs(xi)));
+                double p = pw == null ? 1 : toCompute.applyAsDouble(pw[i]);
+                double loss = (1 - yi) * xi - (1 + (p - 1) * yi) * logSigmoid;
+                if (w != null) {
+                    loss *= toCompute.applyAsDouble(w[i]);
+                }
+                if (reduction == 0) {
+                    x[i] = (float) loss;
+                } else {
+                    sum += loss;
+                }
+            }
+            if (reduction == 0) {
+                out.scatter(start, x, len);
+            } else {
+                workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, block, sum);
+            }
+        }
+        if (reduction != 0) {
+            double total = Blocks.pairwiseSum(workspace, block);
+            out.set(0, (float) (reduction == 1 ? total / n : total));
+        }
+    }
+}

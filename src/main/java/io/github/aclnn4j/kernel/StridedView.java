@@ -1,0 +1,247 @@
+package io.github.aclnn4j.kernel;
+
+import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.HalfFloats;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * An operand as a kernel sees it: typed elements of {@code segment} at
+ * {@code base + Σ index[d]·strides[d]·byteSize}, read and written in logical (row-major) order of
+ * {@code shape}. Dimensions that can be walked as one are merged at construction, so a contiguous
+ * view is a single run however many dimensions it has. Values travel as float: FLOAT16 and BFLOAT16
+ * are widened on load and rounded to nearest even on store. The caller (phase 1) has checked that
+ * every element lies inside the segment.
+ */
+public final class StridedView {
+    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED;
+    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+
+    private final MemorySegment segment;
+    private final long base;
+    private final DType dtype;
+    private final int es;
+    private final long numel;
+    private final long[] dims;        // merged dimensions, outermost first; empty for one element
+    private final long[] byteStrides; // per merged dimension
+
+    public StridedView(MemorySegment segment, long baseByteOffset, DType dtype, long[] shape, long[] strides) {
+        this.segment = segment;
+        this.base = baseByteOffset;
+        this.dtype = dtype;
+        this.es = dtype.byteSize;
+        long n = 1;
+        for (long d : shape) {
+            n *= d;
+        }
+        this.numel = n;
+        int count = 0;
+        long[] md = new long[shape.length];
+        long[] ms = new long[shape.length];
+        for (int i = 0; i < shape.length; i++) {
+            if (shape[i] == 1) {
+                continue;
+            }
+            if (count > 0 && ms[count - 1] == shape[i] * strides[i]) {
+                md[count - 1] *= shape[i];
+                ms[count - 1] = strides[i];
+            } else {
+                md[count] = shape[i];
+                ms[count] = strides[i];
+                count++;
+            }
+        }
+        this.dims = java.util.Arrays.copyOf(md, count);
+        this.byteStrides = new long[count];
+        for (int i = 0; i < count; i++) {
+            byteStrides[i] = ms[i] * es;
+        }
+    }
+
+    public long numel() {
+        return numel;
+    }
+
+    public DType dtype() {
+        return dtype;
+    }
+
+    /** Byte offset of logical element {@code flat}. */
+    private long offsetOf(long flat) {
+        long off = base;
+        for (int d = dims.length - 1; d >= 0 && flat != 0; d--) {
+            long i = flat % dims[d];
+            flat /= dims[d];
+            off += i * byteStrides[d];
+        }
+        return off;
+    }
+
+    public float get(long flat) {
+        return load(offsetOf(flat));
+    }
+
+    public void set(long flat, float value) {
+        store(offsetOf(flat), value);
+    }
+
+    /** Reads an integer element (INT64, INT32, UINT8 and the other integer types) exactly. */
+    public long getLong(long flat) {
+        long off = offsetOf(flat);
+        return switch (dtype) {
+            case INT64, UINT64 -> segment.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
+            case INT32 -> segment.get(ValueLayout.JAVA_INT_UNALIGNED, off);
+            case UINT32 -> segment.get(ValueLayout.JAVA_INT_UNALIGNED, off) & 0xFFFFFFFFL;
+            case INT16 -> segment.get(I16, off);
+            case UINT16 -> segment.get(I16, off) & 0xFFFF;
+            case INT8 -> segment.get(ValueLayout.JAVA_BYTE, off);
+            case UINT8, BOOL -> segment.get(ValueLayout.JAVA_BYTE, off) & 0xFF;
+            default -> (long) load(off);
+        };
+    }
+
+    /** Loads logical elements {@code [start, start + len)} into {@code dst[0, len)}. */
+    public void gather(long start, float[] dst, int len) {
+        walk(start, dst, len, false);
+    }
+
+    /** Stores {@code src[0, len)} into logical elements {@code [start, start + len)}. */
+    public void scatter(long start, float[] src, int len) {
+        walk(start, src, len, true);
+    }
+
+    /** Stores {@code value} into logical elements {@code [start, start + len)}. */
+    public void fill(long start, long len, float value) {
+        float[] buf = new float[(int) Math.min(len, 4096)];
+        java.util.Arrays.fill(buf, value);
+        for (long done = 0; done < len; ) {
+            int n = (int) Math.min(buf.length, len - done);
+            scatter(start + done, buf, n);
+            done += n;
+        }
+    }
+
+    private void walk(long start, float[] buf, int len, boolean store) {
+        int rank = dims.length;
+        if (rank == 0) {
+            for (int i = 0; i < len; i++) {
+                if (store) {
+                    store(base, buf[i]);
+                } else {
+                    buf[i] = load(base);
+                }
+            }
+            return;
+        }
+        long[] idx = new long[rank];
+        long rest = start;
+        long off = base;
+        for (int d = rank - 1; d >= 0; d--) {
+            idx[d] = rest % dims[d];
+            rest /= dims[d];
+            off += idx[d] * byteStrides[d];
+        }
+        int last = rank - 1;
+        long innerStride = byteStrides[last];
+        int done = 0;
+        while (done < len) {
+            int run = (int) Math.min(len - done, dims[last] - idx[last]);
+            if (store) {
+                storeRun(off, innerStride, buf, done, run);
+            } else {
+                loadRun(off, innerStride, buf, done, run);
+            }
+            done += run;
+            if (done == len) {
+                return;
+            }
+            off += run * innerStride;
+            idx[last] += run;
+            for (int d = last; d > 0 && idx[d] == dims[d]; d--) {
+                off -= idx[d] * byteStrides[d];
+                idx[d] = 0;
+                idx[d - 1]++;
+                off += byteStrides[d - 1];
+            }
+        }
+    }
+
+    private float load(long off) {
+        return switch (dtype) {
+            case FLOAT -> segment.get(F32, off);
+            case FLOAT16 -> HalfFloats.fromHalf(segment.get(I16, off));
+            case BF16 -> HalfFloats.fromBf16(segment.get(I16, off));
+            case DOUBLE -> (float) segment.get(F64, off);
+            default -> throw new IllegalStateException("no float load for " + dtype);
+        };
+    }
+
+    private void store(long off, float v) {
+        switch (dtype) {
+            case FLOAT -> segment.set(F32, off, v);
+            case FLOAT16 -> segment.set(I16, off, HalfFloats.toHalf(v));
+            case BF16 -> segment.set(I16, off, HalfFloats.toBf16(v));
+            case DOUBLE -> segment.set(F64, off, v);
+            default -> throw new IllegalStateException("no float store for " + dtype);
+        }
+    }
+
+    private void loadRun(long off, long stride, float[] dst, int at, int n) {
+        switch (dtype) {
+            case FLOAT -> {
+                if (stride == 4) {
+                    MemorySegment.copy(segment, F32, off, dst, at, n);
+                } else {
+                    for (int i = 0; i < n; i++, off += stride) {
+                        dst[at + i] = segment.get(F32, off);
+                    }
+                }
+            }
+            case FLOAT16 -> {
+                for (int i = 0; i < n; i++, off += stride) {
+                    dst[at + i] = Float.float16ToFloat(segment.get(I16, off));
+                }
+            }
+            case BF16 -> {
+                for (int i = 0; i < n; i++, off += stride) {
+                    dst[at + i] = Float.intBitsToFloat((segment.get(I16, off) & 0xFFFF) << 16);
+                }
+            }
+            default -> {
+                for (int i = 0; i < n; i++, off += stride) {
+                    dst[at + i] = load(off);
+                }
+            }
+        }
+    }
+
+    private void storeRun(long off, long stride, float[] src, int at, int n) {
+        switch (dtype) {
+            case FLOAT -> {
+                if (stride == 4) {
+                    MemorySegment.copy(src, at, segment, F32, off, n);
+                } else {
+                    for (int i = 0; i < n; i++, off += stride) {
+                        segment.set(F32, off, src[at + i]);
+                    }
+                }
+            }
+            case FLOAT16 -> {
+                for (int i = 0; i < n; i++, off += stride) {
+                    segment.set(I16, off, Float.floatToFloat16(src[at + i]));
+                }
+            }
+            case BF16 -> {
+                for (int i = 0; i < n; i++, off += stride) {
+                    segment.set(I16, off, HalfFloats.toBf16(src[at + i]));
+                }
+            }
+            default -> {
+                for (int i = 0; i < n; i++, off += stride) {
+                    store(off, src[at + i]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.github.aclnn4j.op;
+
+import io.github.aclnn4j.kernel.BceBackwardKernel;
+import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.runtime.Status;
+import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.TensorDesc;
+
+/** aclnnBinaryCrossEntropyBackward: the checks of SPEC §5.1, in order, and the plan. */
+public final class BinaryCrossEntropyBackward {
+    private static final String OP = "aclnnBinaryCrossEntropyBackward";
+
+    private BinaryCrossEntropyBackward() {}
+
+    public static Plan plan(TensorDesc gradOutput, TensorDesc self, TensorDesc target, TensorDesc weight,
+            long reduction, TensorDesc out) {
+        Checks check = new Checks(OP);
+        check.notNull("gradOutput", gradOutput);
+        check.notNull("self", self);
+        check.notNull("target", target);
+        check.notNull("out", out);
+        check.rank("gradOutput", gradOutput);
+        check.rank("self", self);
+        check.rank("target", target);
+        check.rank("weightOptional", weight);
+        check.rank("out", out);
+        check.floatDtype("self", self);
+        check.floatDtype("gradOutput", gradOutput);
+        check.floatDtype("target", target);
+        check.floatDtype("out", out);
+        check.floatDtype("weightOptional", weight);
+        long[] shape = self.shape();
+        boolean empty = self.isEmpty();
+        if (!empty) {
+            check.shapeEquals("out", out, shape, "self's shape");
+            check.broadcastsTo("target", target, shape, "self");
+            check.broadcastsTo("weightOptional", weight, shape, "self");
+            check.broadcastsTo("gradOutput", gradOutput, shape, "self");
+        }
+        check.reduction(reduction);
+        DType promoted = DType.promote(DType.promote(self.dtype(), target.dtype()), gradOutput.dtype());
+        if (weight != null) {
+            promoted = DType.promote(promoted, weight.dtype());
+        }
+        if (!promoted.castsTo(out.dtype())) {
+            throw Status.invalid(OP + ": the promoted dtype " + promoted.cName() + " cannot be cast to out's "
+                    + out.dtype().cName());
+        }
+        if (empty) {
+            return check.noWork();
+        }
+        StridedView g = check.view("gradOutput", gradOutput, shape);
+        StridedView x = check.view("self", self);
+        StridedView y = check.view("target", target, shape);
+        StridedView w = weight == null ? null : check.view("weightOptional", weight, shape);
+        StridedView o = check.view("out", out);
+        float scale = reduction == 1 ? (float) (1.0 / self.numel()) : 1f;
+        return check.plan(0, ws -> BceBackwardKernel.run(g, x, y, w, scale, o));
+    }
+}

@@ -1,0 +1,207 @@
+package io.github.aclnn4j.op;
+
+import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.runtime.MemoryBlock;
+import io.github.aclnn4j.runtime.SocProfile;
+import io.github.aclnn4j.runtime.Status;
+import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.Shapes;
+import io.github.aclnn4j.tensor.TensorDesc;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The checks operators share, each failing with the documented status and a message of the form
+ * {@code aclnnXxx: <parameter> <what was expected>, got <what was given>}. One instance per phase-1
+ * call collects the memory blocks its views use, for the liveness check of phase 2.
+ */
+final class Checks {
+    static final int MAX_RANK = 8;
+
+    private final String op;
+    private final List<MemoryBlock> blocks = new ArrayList<>();
+
+    Checks(String op) {
+        this.op = op;
+    }
+
+    String op() {
+        return op;
+    }
+
+    List<MemoryBlock> blocks() {
+        return List.copyOf(blocks);
+    }
+
+    void notNull(String name, TensorDesc t) {
+        if (t == null) {
+            throw Status.nullptr(op + ": " + name + " must not be null");
+        }
+    }
+
+    /** Rank ≤ 8 (a null optional tensor passes). */
+    void rank(String name, TensorDesc t) {
+        if (t != null && t.rank() > MAX_RANK) {
+            throw Status.invalid(op + ": " + name + " must have at most " + MAX_RANK + " dimensions, got " + t.rank()
+                    + " " + Shapes.str(t.shape()));
+        }
+    }
+
+    /** FLOAT, FLOAT16 and, where the SoC profile allows it, BFLOAT16. */
+    static List<DType> floatTypes() {
+        return SocProfile.current().supportsBf16()
+                ? List.of(DType.FLOAT, DType.FLOAT16, DType.BF16)
+                : List.of(DType.FLOAT, DType.FLOAT16);
+    }
+
+    /** The dtype is one of {@link #floatTypes()} (a null optional tensor passes). */
+    void floatDtype(String name, TensorDesc t) {
+        dtypeIn(name, t, floatTypes());
+    }
+
+    void dtypeIn(String name, TensorDesc t, List<DType> allowed) {
+        if (t == null || allowed.contains(t.dtype())) {
+            return;
+        }
+        String extra = t.dtype() == DType.BF16 && !SocProfile.current().supportsBf16()
+                ? " (BFLOAT16 is not supported on " + SocProfile.current().socName() + ")"
+                : "";
+        throw Status.invalid(op + ": " + name + " dtype must be one of " + names(allowed) + ", got "
+                + DType.nameOf(t.dtypeCode()) + extra);
+    }
+
+    /** The dtype equals {@code ref}'s (a null optional tensor passes). */
+    void sameDtype(String name, TensorDesc t, String refName, TensorDesc ref) {
+        if (t != null && t.dtypeCode() != ref.dtypeCode()) {
+            throw Status.invalid(op + ": " + name + " dtype must equal " + refName + "'s ("
+                    + DType.nameOf(ref.dtypeCode()) + "), got " + DType.nameOf(t.dtypeCode()));
+        }
+    }
+
+    void reduction(long reduction) {
+        if (reduction < 0 || reduction > 2) {
+            throw Status.invalid(op + ": reduction must be 0 (none), 1 (mean) or 2 (sum), got " + reduction);
+        }
+    }
+
+    void shapeEquals(String name, TensorDesc t, long[] shape, String what) {
+        if (!java.util.Arrays.equals(t.shape(), shape)) {
+            throw Status.invalid(op + ": " + name + " must have shape " + Shapes.str(shape) + " (" + what + "), got "
+                    + Shapes.str(t.shape()));
+        }
+    }
+
+    /** Broadcasts to {@code shape} (a null optional tensor passes). */
+    void broadcastsTo(String name, TensorDesc t, long[] shape, String targetName) {
+        if (t != null && !Shapes.broadcastsTo(t.shape(), shape)) {
+            throw Status.invalid(op + ": " + name + " shape " + Shapes.str(t.shape()) + " cannot broadcast to "
+                    + targetName + " shape " + Shapes.str(shape));
+        }
+    }
+
+    void profileSupports(boolean supported) {
+        if (!supported) {
+            throw Status.invalid(op + " is not supported on " + SocProfile.current().socName());
+        }
+    }
+
+    /** The tensor's own view, checked to be usable: see {@link #view(String, TensorDesc, long[])}. */
+    StridedView view(String name, TensorDesc t) {
+        return view(name, t, t.shape());
+    }
+
+    /**
+     * The tensor read as {@code shape} (its own shape, or one it broadcasts to), after checking
+     * that it is alive, in a plain layout, and that every element of its view lies inside the
+     * memory block its data pointer points into.
+     */
+    StridedView view(String name, TensorDesc t, long[] shape) {
+        if (t.isDestroyed()) {
+            throw Status.invalid(op + ": " + name + " was destroyed (aclDestroyTensor)");
+        }
+        if (!isPlainFormat(t.format())) {
+            throw Status.invalid(op + ": " + name + " format " + t.format()
+                    + " is not supported; expected a plain layout (ND, NCHW, NHWC, NCDHW, NDHWC, NC, NCL, HWCN)");
+        }
+        long[] dims = t.shape();
+        long[] strides = t.strides();
+        for (int i = 0; i < dims.length; i++) {
+            if (dims[i] < 0) {
+                throw Status.invalid(op + ": " + name + " dimension " + i + " is negative: " + Shapes.str(dims));
+            }
+            if (strides[i] < 0) {
+                throw Status.invalid(op + ": " + name + " stride " + i + " is negative: " + Shapes.str(strides));
+            }
+        }
+        if (t.offset() < 0) {
+            throw Status.invalid(op + ": " + name + " offset must be >= 0, got " + t.offset());
+        }
+        DType dtype = t.dtype();
+        MemoryBlock block = t.block();
+        if (t.isEmpty()) {
+            return new StridedView(MemorySegment.NULL, 0, dtype, shape, Shapes.broadcastStrides(dims, strides, shape));
+        }
+        if (block == null) {
+            throw Status.invalid(op + ": " + name + " has no data (null pointer) but " + Shapes.numel(dims)
+                    + " elements");
+        }
+        if (!block.isLive()) {
+            throw Status.invalid(op + ": " + name + " points into freed memory (" + block.describe() + ")");
+        }
+        long es = dtype.byteSize;
+        long startByte;
+        long endByte;
+        try {
+            long last = t.offset();
+            for (int i = 0; i < dims.length; i++) {
+                last = Math.addExact(last, Math.multiplyExact(dims[i] - 1, strides[i]));
+            }
+            startByte = Math.addExact(t.blockByteOffset(), Math.multiplyExact(t.offset(), es));
+            endByte = Math.addExact(t.blockByteOffset(), Math.multiplyExact(Math.addExact(last, 1), es));
+        } catch (ArithmeticException e) {
+            throw Status.invalid(op + ": " + name + " view overflows 64-bit addressing (shape " + Shapes.str(dims)
+                    + ", strides " + Shapes.str(strides) + ", offset " + t.offset() + ")");
+        }
+        if (startByte < 0 || endByte > block.byteSize()) {
+            throw Status.invalid(op + ": " + name + " view (shape " + Shapes.str(dims) + ", strides "
+                    + Shapes.str(strides) + ", offset " + t.offset() + ") spans bytes [" + startByte + ", " + endByte
+                    + ") of its allocation, which has " + block.byteSize() + " bytes");
+        }
+        blocks.add(block);
+        return new StridedView(block.segment(), startByte, dtype, shape, Shapes.broadcastStrides(dims, strides, shape));
+    }
+
+    private static boolean isPlainFormat(int format) {
+        return switch (format) {
+            case 0, 1, 2, 16, 27, 30, 35, 47 -> true; // NCHW NHWC ND HWCN NDHWC NCDHW NC NCL
+            default -> false;
+        };
+    }
+
+    private static String names(List<DType> types) {
+        return types.stream().map(DType::cName).toList().toString();
+    }
+
+    /** A plan whose work is {@code body}. */
+    Plan plan(long workspaceSize, Body body) {
+        return new KernelPlan(op, workspaceSize, blocks(), body);
+    }
+
+    /** A plan with nothing to do. */
+    Plan noWork() {
+        return new KernelPlan(op, 0, List.of(), ws -> { });
+    }
+
+    @FunctionalInterface
+    interface Body {
+        void run(MemorySegment workspace);
+    }
+
+    private record KernelPlan(String operator, long workspaceSize, List<MemoryBlock> blocks, Body body) implements Plan {
+        @Override
+        public void run(MemorySegment workspace) {
+            body.run(workspace);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.github.aclnn4j.op;
+
+import io.github.aclnn4j.runtime.Failure;
+import io.github.aclnn4j.runtime.MemoryBlock;
+import io.github.aclnn4j.runtime.Status;
+import io.github.aclnn4j.runtime.Stream;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * An {@code aclOpExecutor}: one plan, launched once (then released) or, once made repeatable,
+ * any number of times until destroyed.
+ */
+public final class Executor {
+    private final Plan plan;
+    private boolean repeatable;
+    private boolean launched;
+    private boolean released;
+
+    public Executor(Plan plan) {
+        this.plan = plan;
+    }
+
+    public Plan plan() {
+        return plan;
+    }
+
+    public synchronized void makeRepeatable() {
+        if (released) {
+            throw Status.invalid("aclSetAclOpExecutorRepeatable: the executor of " + plan.operator()
+                    + " was already run and released");
+        }
+        if (launched) {
+            throw Status.invalid("aclSetAclOpExecutorRepeatable: the executor of " + plan.operator()
+                    + " has already run; call it right after phase 1");
+        }
+        repeatable = true;
+    }
+
+    public synchronized void destroy() {
+        released = true;
+    }
+
+    /**
+     * Phase 2: checks the executor, the workspace and the memory the plan uses, then enqueues the
+     * plan on {@code stream}.
+     *
+     * @param operator the C name of the phase-2 function called
+     * @param workspace the workspace block, or null for a null pointer
+     */
+    public void launch(String operator, MemoryBlock workspace, long workspaceOffset, long workspaceSize, Stream stream) {
+        checkNotReleased(operator);
+        if (!plan.operator().equals(operator)) {
+            throw Status.invalid(operator + ": the executor was made by " + plan.operator() + "GetWorkspaceSize");
+        }
+        long needed = plan.workspaceSize();
+        // workspaceSize is a C uint64_t: compared unsigned.
+        if (workspace == null && workspaceSize != 0) {
+            throw Status.nullptr(operator + ": workspace is null but workspaceSize is "
+                    + Long.toUnsignedString(workspaceSize));
+        }
+        if (Long.compareUnsigned(workspaceSize, needed) < 0) {
+            throw Status.invalid(operator + ": workspaceSize " + workspaceSize + " is smaller than the " + needed
+                    + " bytes phase 1 asked for");
+        }
+        MemorySegment scratch = MemorySegment.NULL;
+        if (needed > 0) {
+            MemorySegment seg = liveSegment(operator, "workspace", workspace);
+            if (workspaceOffset < 0 || workspaceOffset > seg.byteSize() || needed > seg.byteSize() - workspaceOffset) {
+                throw Status.invalid(operator + ": the workspace of " + needed + " bytes at byte " + workspaceOffset
+                        + " lies outside " + workspace.describe());
+            }
+            scratch = seg.asSlice(workspaceOffset, needed);
+        }
+        for (MemoryBlock b : plan.blocks()) {
+            if (!b.isLive()) {
+                throw Status.invalid(operator + ": a tensor's memory was freed after phase 1 (" + b.describe() + ")");
+            }
+        }
+        synchronized (this) {
+            checkNotReleased(operator);
+            launched = true;
+            if (!repeatable) {
+                released = true;
+            }
+        }
+        MemorySegment ws = scratch;
+        stream.submit(() -> plan.run(ws));
+    }
+
+    private synchronized void checkNotReleased(String operator) {
+        if (released) {
+            throw Status.invalid(operator + ": the executor was already run (an executor is single-use unless "
+                    + "aclSetAclOpExecutorRepeatable was called) or destroyed");
+        }
+    }
+
+    private static MemorySegment liveSegment(String operator, String name, MemoryBlock block) {
+        try {
+            return block.segment();
+        } catch (Failure f) {
+            throw Status.invalid(operator + ": " + name + ": " + f.getMessage());
+        }
+    }
+}

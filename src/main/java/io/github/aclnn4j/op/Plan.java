@@ -1,0 +1,20 @@
+package io.github.aclnn4j.op;
+
+import io.github.aclnn4j.runtime.MemoryBlock;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/** The work an operator's phase 1 planned: checked, sized, and ready to run on a stream. */
+public interface Plan {
+    /** The C name of the operator, e.g. {@code aclnnPreluBackward}. */
+    String operator();
+
+    /** Scratch bytes {@link #run} uses from the workspace; 0 when none. */
+    long workspaceSize();
+
+    /** The memory the plan reads and writes, which must still be live when it is launched. */
+    List<MemoryBlock> blocks();
+
+    /** Runs the work on the stream's thread; {@code workspace} holds at least {@link #workspaceSize()} bytes. */
+    void run(MemorySegment workspace);
+}

@@ -1,0 +1,64 @@
+package io.github.aclnn4j.op;
+
+import io.github.aclnn4j.kernel.PreluBackwardKernel;
+import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.runtime.Status;
+import io.github.aclnn4j.tensor.Shapes;
+import io.github.aclnn4j.tensor.TensorDesc;
+
+/** aclnnPreluBackward: the checks of SPEC §5.2, in order, and the plan. The channel is view dimension 1. */
+public final class PreluBackward {
+    private static final String OP = "aclnnPreluBackward";
+
+    private PreluBackward() {}
+
+    public static Plan plan(TensorDesc gradOutput, TensorDesc self, TensorDesc weight, TensorDesc gradInput,
+            TensorDesc gradWeight) {
+        Checks check = new Checks(OP);
+        check.notNull("gradOutput", gradOutput);
+        check.notNull("self", self);
+        check.notNull("weight", weight);
+        check.notNull("gradInput", gradInput);
+        check.notNull("gradWeight", gradWeight);
+        check.floatDtype("self", self);
+        check.sameDtype("gradOutput", gradOutput, "self", self);
+        check.sameDtype("weight", weight, "self", self);
+        check.sameDtype("gradInput", gradInput, "self", self);
+        check.sameDtype("gradWeight", gradWeight, "self", self);
+        check.rank("gradOutput", gradOutput);
+        check.rank("self", self);
+        check.rank("weight", weight);
+        check.rank("gradInput", gradInput);
+        check.rank("gradWeight", gradWeight);
+        long[] shape = self.shape();
+        check.shapeEquals("gradInput", gradInput, shape, "self's shape");
+        check.broadcastsTo("gradOutput", gradOutput, shape, "self");
+        long weights = weight.numel();
+        long channels = self.rank() >= 2 ? self.dim(1) : 1;
+        if (weights != 1) {
+            if (self.rank() < 1) {
+                throw Status.invalid(OP + ": weight has " + weights + " elements, which needs self of rank >= 1, "
+                        + "got a 0-d self");
+            }
+            if (weights != channels) {
+                throw Status.invalid(OP + ": weight must have 1 element or C = " + channels
+                        + " (self.shape[1]) elements, got " + weights + " " + Shapes.str(weight.shape()));
+            }
+            check.shapeEquals("gradWeight", gradWeight, new long[] {channels}, "1-D [C]");
+        } else {
+            check.shapeEquals("gradWeight", gradWeight, weight.shape(), "weight's shape");
+        }
+        StridedView gw = check.view("gradWeight", gradWeight);
+        if (self.isEmpty()) {
+            return check.plan(0, ws -> gw.fill(0, weights, 0f));
+        }
+        StridedView g = check.view("gradOutput", gradOutput, shape);
+        StridedView x = check.view("self", self);
+        StridedView w = check.view("weight", weight);
+        StridedView gi = check.view("gradInput", gradInput);
+        long outer = self.rank() >= 2 ? self.dim(0) : 1;
+        long inner = self.numel() / (outer * channels);
+        return check.plan(PreluBackwardKernel.workspaceBytes(weights),
+                ws -> PreluBackwardKernel.run(g, x, w, gi, gw, outer, channels, inner, weights, ws));
+    }
+}

@@ -1,0 +1,79 @@
+package io.github.aclnn4j.runtime;
+
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+
+/** One emulated device: its memory, its default stream and the streams created on it. */
+final class Device {
+    final int id;
+    final DeviceMemory memory;
+    private final Set<Stream> streams = Collections.newSetFromMap(new IdentityHashMap<>());
+    private Stream defaultStream;
+
+    Device(int id) {
+        this.id = id;
+        this.memory = new DeviceMemory(id);
+    }
+
+    synchronized Stream defaultStream() {
+        if (defaultStream == null) {
+            defaultStream = new Stream(id, true);
+        }
+        return defaultStream;
+    }
+
+    synchronized Stream createStream() {
+        Stream s = new Stream(id, false);
+        streams.add(s);
+        return s;
+    }
+
+    synchronized boolean owns(Stream s) {
+        return streams.contains(s);
+    }
+
+    Failure destroyStream(Stream s) {
+        synchronized (this) {
+            streams.remove(s);
+        }
+        return s.destroy();
+    }
+
+    /** Waits for every stream of this device. */
+    void synchronizeAll() {
+        Stream[] all;
+        synchronized (this) {
+            all = streams.toArray(Stream[]::new);
+        }
+        for (Stream s : all) {
+            s.synchronize();
+        }
+        Stream d;
+        synchronized (this) {
+            d = defaultStream;
+        }
+        if (d != null) {
+            d.synchronize();
+        }
+    }
+
+    /** Finalize: drain and destroy every stream, free all memory. */
+    void release() {
+        Stream[] all;
+        Stream d;
+        synchronized (this) {
+            all = streams.toArray(Stream[]::new);
+            streams.clear();
+            d = defaultStream;
+            defaultStream = null;
+        }
+        for (Stream s : all) {
+            s.destroy();
+        }
+        if (d != null) {
+            d.destroy();
+        }
+        memory.freeAll();
+    }
+}

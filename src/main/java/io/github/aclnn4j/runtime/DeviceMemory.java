@@ -1,0 +1,81 @@
+package io.github.aclnn4j.runtime;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
+/**
+ * The memory of one emulated device: a fixed capacity (property {@code aclnn4j.deviceMemoryBytes},
+ * default three quarters of the machine's physical memory), the live blocks by address, and the
+ * accounting that makes an over-large request fail with ACL_ERROR_BAD_ALLOC instead of exhausting
+ * the machine.
+ */
+final class DeviceMemory {
+    private final int deviceId;
+    private final long capacity;
+    private final NavigableMap<Long, DeviceBlock> live = new TreeMap<>();
+    private long used;
+
+    DeviceMemory(int deviceId) {
+        this.deviceId = deviceId;
+        this.capacity = Long.getLong("aclnn4j.deviceMemoryBytes", defaultCapacity());
+    }
+
+    private static long defaultCapacity() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getTotalMemorySize() / 4 * 3;
+        }
+        return 16L << 30;
+    }
+
+    synchronized DeviceBlock allocate(long size) {
+        if (size > capacity - used) {
+            throw new Failure(Status.ACL_BAD_ALLOC, "aclrtMalloc: cannot allocate " + size + " bytes on device "
+                    + deviceId + ": " + (capacity - used) + " of " + capacity + " bytes are free");
+        }
+        DeviceBlock block;
+        try {
+            block = new DeviceBlock(size, deviceId);
+        } catch (OutOfMemoryError | IllegalArgumentException | IllegalStateException e) {
+            throw new Failure(Status.ACL_BAD_ALLOC, "aclrtMalloc: cannot allocate " + size + " bytes: " + e.getMessage());
+        }
+        used += block.byteSize();
+        live.put(block.address(), block);
+        return block;
+    }
+
+    synchronized boolean free(DeviceBlock block) {
+        if (live.remove(block.address(), block)) {
+            used -= block.byteSize();
+            block.free();
+            return true;
+        }
+        return false;
+    }
+
+    /** The live block containing {@code address}, or null. */
+    synchronized DeviceBlock find(long address) {
+        var entry = live.floorEntry(address);
+        if (entry == null) {
+            return null;
+        }
+        DeviceBlock block = entry.getValue();
+        return address < block.address() + block.byteSize() ? block : null;
+    }
+
+    synchronized void freeAll() {
+        for (DeviceBlock block : new ArrayList<>(live.values())) {
+            free(block);
+        }
+    }
+
+    synchronized long usedBytes() {
+        return used;
+    }
+
+    synchronized List<DeviceBlock> liveBlocks() {
+        return List.copyOf(live.values());
+    }
+}

@@ -1,0 +1,139 @@
+package io.github.aclnn4j.runtime;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An in-order asynchronous queue of device work ({@code aclrtStream}). Tasks run one after the
+ * other, in submission order, on a driver thread borrowed from a shared pool while the stream has
+ * work; an idle stream holds no thread. The first failure of a task is kept and handed to the next
+ * {@link #synchronize()}, after which the stream is usable again.
+ */
+public final class Stream {
+    /** One unit of device work. It reports a run-time failure by throwing {@link Failure}. */
+    @FunctionalInterface
+    public interface Task {
+        void run();
+    }
+
+    private static final AtomicInteger DRIVER_COUNT = new AtomicInteger();
+    private static final ExecutorService DRIVERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), r -> {
+                Thread t = new Thread(r, "aclnn4j-stream-" + DRIVER_COUNT.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+
+    private final int deviceId;
+    private final boolean isDefault;
+    private final ArrayDeque<Task> queue = new ArrayDeque<>();
+    private boolean driving;
+    private boolean destroyed;
+    private Failure firstFailure;
+
+    Stream(int deviceId, boolean isDefault) {
+        this.deviceId = deviceId;
+        this.isDefault = isDefault;
+    }
+
+    public int deviceId() {
+        return deviceId;
+    }
+
+    public boolean isDefault() {
+        return isDefault;
+    }
+
+    public synchronized boolean isDestroyed() {
+        return destroyed;
+    }
+
+    /** Enqueues {@code task}; it runs after everything submitted before it. */
+    public void submit(Task task) {
+        synchronized (this) {
+            if (destroyed) {
+                throw new Failure(Status.ACL_INVALID_PARAM, "the stream was destroyed");
+            }
+            queue.addLast(task);
+            if (driving) {
+                return;
+            }
+            driving = true;
+        }
+        try {
+            DRIVERS.execute(this::drain);
+        } catch (RuntimeException e) { // the pool refused a thread: run here, keeping order
+            drain();
+        }
+    }
+
+    private void drain() {
+        while (true) {
+            Task task;
+            synchronized (this) {
+                task = queue.peekFirst();
+                if (task == null) {
+                    driving = false;
+                    notifyAll();
+                    return;
+                }
+            }
+            Failure failure = runGuarded(task);
+            synchronized (this) {
+                queue.pollFirst();
+                if (failure != null && firstFailure == null) {
+                    firstFailure = failure;
+                }
+            }
+        }
+    }
+
+    private static Failure runGuarded(Task task) {
+        try {
+            task.run();
+            return null;
+        } catch (Failure f) {
+            return f.status() == Status.RUNTIME_ERROR ? f : new Failure(Status.RUNTIME_ERROR, f.getMessage());
+        } catch (IllegalStateException e) { // memory freed under a running kernel
+            return new Failure(Status.RUNTIME_ERROR, "device memory was freed while a task was using it: " + e.getMessage());
+        } catch (Throwable t) {
+            return new Failure(Status.RUNTIME_ERROR, "internal error in a device task: " + t);
+        }
+    }
+
+    /**
+     * Waits until everything submitted so far has run. Returns the first failure since the last
+     * synchronize (and forgets it), or null.
+     */
+    public Failure synchronize() {
+        boolean interrupted = false;
+        synchronized (this) {
+            while (driving) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            Failure failure = firstFailure;
+            firstFailure = null;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            return failure;
+        }
+    }
+
+    /** Waits for the queued work, then refuses any more. */
+    Failure destroy() {
+        Failure failure = synchronize();
+        synchronized (this) {
+            destroyed = true;
+        }
+        return failure;
+    }
+}

@@ -1,0 +1,31 @@
+package io.github.aclnn4j.tensor;
+
+/**
+ * Exact conversions between float and the two 16-bit formats. FLOAT16 uses the JDK's IEEE
+ * binary16 conversions (round to nearest even); BFLOAT16 is the top half of a float, rounded to
+ * nearest even, with every NaN stored as the quiet NaN 0x7FC0.
+ */
+public final class HalfFloats {
+    private HalfFloats() {}
+
+    public static float fromHalf(short bits) {
+        return Float.float16ToFloat(bits);
+    }
+
+    public static short toHalf(float value) {
+        return Float.floatToFloat16(value);
+    }
+
+    public static float fromBf16(short bits) {
+        return Float.intBitsToFloat((bits & 0xFFFF) << 16);
+    }
+
+    public static short toBf16(float value) {
+        int bits = Float.floatToRawIntBits(value);
+        if ((bits & 0x7FFFFFFF) > 0x7F800000) {
+            return (short) 0x7FC0;
+        }
+        int roundingBias = 0x7FFF + ((bits >>> 16) & 1);
+        return (short) ((bits + roundingBias) >>> 16);
+    }
+}
