@@ -2,7 +2,8 @@ package io.github.aclnn4j.kernel;
 
 /**
  * BinaryCrossEntropyBackward: {@code out = g·(x − y) / max((1 − x)·x, 1e-12) · w [· 1/numel]},
- * element by element in fp32, one pass over the operands (all read as self's shape).
+ * element by element in fp32, one pass over the operands (all read as self's shape), block by
+ * block on the library's threads.
  */
 public final class BceBackwardKernel {
     private static final float EPSILON = 1e-12f;
@@ -16,28 +17,30 @@ public final class BceBackwardKernel {
     public static void run(StridedView grad, StridedView self, StridedView target, StridedView weight, float scale,
             StridedView out) {
         long n = out.numel();
-        int chunk = (int) Math.min(n, Blocks.SIZE);
-        float[] g = new float[chunk];
-        float[] x = new float[chunk];
-        float[] y = new float[chunk];
-        float[] w = weight == null ? null : new float[chunk];
-        for (long start = 0; start < n; start += chunk) {
-            int len = (int) Math.min(chunk, n - start);
+        Parallel.forEach(Blocks.count(n), Blocks.SIZE, block -> {
+            Scratch s = Scratch.get();
+            long start = block * Blocks.SIZE;
+            int len = (int) Math.min(Blocks.SIZE, n - start);
+            float[] g = s.a;
+            float[] x = s.b;
+            float[] y = s.c;
             grad.gather(start, g, len);
             self.gather(start, x, len);
             target.gather(start, y, len);
-            if (w != null) {
-                weight.gather(start, w, len);
-            }
-            for (int i = 0; i < len; i++) {
-                float xi = x[i];
-                float v = g[i] * (xi - y[i]) / Math.max((1f - xi) * xi, EPSILON);
-                if (w != null) {
-                    v *= w[i];
+            if (weight == null) {
+                for (int i = 0; i < len; i++) {
+                    float xi = x[i];
+                    g[i] = g[i] * (xi - y[i]) / Math.max((1f - xi) * xi, EPSILON) * scale;
                 }
-                g[i] = v * scale;
+            } else {
+                float[] w = s.d;
+                weight.gather(start, w, len);
+                for (int i = 0; i < len; i++) {
+                    float xi = x[i];
+                    g[i] = g[i] * (xi - y[i]) / Math.max((1f - xi) * xi, EPSILON) * w[i] * scale;
+                }
             }
             out.scatter(start, g, len);
-        }
+        });
     }
 }

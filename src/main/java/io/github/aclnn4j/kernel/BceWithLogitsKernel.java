@@ -7,7 +7,8 @@ import java.util.function.DoubleUnaryOperator;
 /**
  * BinaryCrossEntropyWithLogits: {@code loss = ((1 − y)·x − (1 + (pw − 1)·y)·logσ(x)) · w} with the
  * overflow-free {@code logσ(x) = min(x, 0) − log1p(exp(−|x|))}. Reduction none writes the losses;
- * mean and sum add each block's losses in double, combine the block sums pairwise and round once.
+ * mean and sum add each block's losses in double into the workspace, then combine the block sums
+ * pairwise and round once, so the result does not depend on the thread count.
  */
 public final class BceWithLogitsKernel {
     private BceWithLogitsKernel() {}
@@ -31,14 +32,15 @@ public final class BceWithLogitsKernel {
     public static void run(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
             DoubleUnaryOperator toCompute, int reduction, StridedView out, MemorySegment workspace) {
         long n = self.numel();
-        int chunk = (int) Math.min(n, Blocks.SIZE);
-        float[] x = new float[chunk];
-        float[] y = new float[chunk];
-        float[] w = weight == null ? null : new float[chunk];
-        float[] pw = posWeight == null ? null : new float[chunk];
-        long block = 0;
-        for (long start = 0; start < n; start += chunk, block++) {
-            int len = (int) Math.min(chunk, n - start);
+        long blocks = Blocks.count(n);
+        Parallel.forEach(blocks, Blocks.SIZE, block -> {
+            Scratch s = Scratch.get();
+            long start = block * Blocks.SIZE;
+            int len = (int) Math.min(Blocks.SIZE, n - start);
+            float[] x = s.a;
+            float[] y = s.b;
+            float[] w = weight == null ? null : s.c;
+            float[] pw = posWeight == null ? null : s.d;
             self.gather(start, x, len);
             target.gather(start, y, len);
             if (w != null) {
@@ -68,9 +70,9 @@ public final class BceWithLogitsKernel {
             } else {
                 workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, block, sum);
             }
-        }
+        });
         if (reduction != 0) {
-            double total = Blocks.pairwiseSum(workspace, block);
+            double total = Blocks.pairwiseSum(workspace, blocks);
             out.set(0, (float) (reduction == 1 ? total / n : total));
         }
     }

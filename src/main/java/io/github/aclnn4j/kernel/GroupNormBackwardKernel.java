@@ -5,18 +5,19 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * GroupNormBackward over data read as {@code [N, C, HxW]} with statistics {@code [N, group]}.
- * Pass 1 sums {@code dy} and {@code dy·x} per (n, c) in double into the workspace; gradBeta and
- * gradGamma reduce those over n; pass 2 writes
- * {@code dx = rstd·γ·dy + b·x + c0} with per-(n, group) coefficients.
+ * Pass 1 sums {@code dy} and {@code dy·x} per (n, c) row in double into the workspace; gradBeta
+ * and gradGamma reduce those over n; the per-(n, group) coefficients go to the workspace too; pass
+ * 2 writes {@code dx = rstd·γ·dy + b·x + c0}. Both passes run rows in parallel; every sum has a
+ * fixed order, so the result does not depend on the thread count.
  */
 public final class GroupNormBackwardKernel {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
     private GroupNormBackwardKernel() {}
 
-    /** Workspace bytes: Σdy and Σdy·x per (n, c). */
-    public static long workspaceBytes(long n, long c) {
-        return 2 * n * c * Double.BYTES;
+    /** Workspace bytes: Σdy and Σdy·x per (n, c), then (b, c0) per (n, group). */
+    public static long workspaceBytes(long n, long c, long group) {
+        return (2 * n * c + 2 * n * group) * Double.BYTES;
     }
 
     /**
@@ -27,24 +28,13 @@ public final class GroupNormBackwardKernel {
             long n, long c, long hxw, long group, StridedView gradInput, StridedView gradGamma, StridedView gradBeta,
             MemorySegment workspace) {
         long rows = n * c;
-        int chunk = (int) Math.min(Math.max(hxw, 1), Blocks.SIZE);
-        float[] a = new float[chunk];
-        float[] b = new float[chunk];
-        for (long r = 0; r < rows; r++) {
-            double sdy = 0;
-            double sdyx = 0;
-            for (long done = 0; done < hxw; done += chunk) {
-                int len = (int) Math.min(chunk, hxw - done);
-                dy.gather(r * hxw + done, a, len);
-                x.gather(r * hxw + done, b, len);
-                for (int i = 0; i < len; i++) {
-                    sdy += a[i];
-                    sdyx += (double) a[i] * b[i];
-                }
+        long rowsPerTask = Math.max(1, Blocks.SIZE / hxw);
+        long tasks = (rows + rowsPerTask - 1) / rowsPerTask;
+        Parallel.forEach(tasks, rowsPerTask * hxw, t -> {
+            for (long r = t * rowsPerTask, end = Math.min(rows, r + rowsPerTask); r < end; r++) {
+                rowSums(dy, x, r, hxw, workspace);
             }
-            workspace.setAtIndex(F64, 2 * r, sdy);
-            workspace.setAtIndex(F64, 2 * r + 1, sdyx);
-        }
+        });
         long d = c / group;
         if (gradGamma != null || gradBeta != null) {
             for (long ch = 0; ch < c; ch++) {
@@ -68,6 +58,7 @@ public final class GroupNormBackwardKernel {
         if (gradInput == null) {
             return;
         }
+        long coefficients = 2 * rows;
         double m = (double) d * hxw;
         for (long i = 0; i < n; i++) {
             for (long g = 0; g < group; g++) {
@@ -82,20 +73,55 @@ public final class GroupNormBackwardKernel {
                 }
                 double coefX = (s1 * mu - s2) * rs * rs * rs / m;
                 double bias = -coefX * mu - s1 * rs / m;
-                for (long ch = g * d; ch < (g + 1) * d; ch++) {
-                    double coefDy = rs * (gamma == null ? 1 : gamma.get(ch));
-                    long row = i * c + ch;
-                    for (long done = 0; done < hxw; done += chunk) {
-                        int len = (int) Math.min(chunk, hxw - done);
-                        dy.gather(row * hxw + done, a, len);
-                        x.gather(row * hxw + done, b, len);
-                        for (int k = 0; k < len; k++) {
-                            a[k] = (float) (coefDy * a[k] + coefX * b[k] + bias);
-                        }
-                        gradInput.scatter(row * hxw + done, a, len);
-                    }
-                }
+                workspace.setAtIndex(F64, coefficients + 2 * (i * group + g), coefX);
+                workspace.setAtIndex(F64, coefficients + 2 * (i * group + g) + 1, bias);
             }
+        }
+        Parallel.forEach(tasks, rowsPerTask * hxw, t -> {
+            for (long r = t * rowsPerTask, end = Math.min(rows, r + rowsPerTask); r < end; r++) {
+                long i = r / c;
+                long ch = r % c;
+                long stat = i * group + ch / d;
+                double coefDy = rstd.get(stat) * (gamma == null ? 1 : gamma.get(ch));
+                double coefX = workspace.getAtIndex(F64, coefficients + 2 * stat);
+                double bias = workspace.getAtIndex(F64, coefficients + 2 * stat + 1);
+                rowGradInput(dy, x, gradInput, r, hxw, coefDy, coefX, bias);
+            }
+        });
+    }
+
+    private static void rowSums(StridedView dy, StridedView x, long row, long hxw, MemorySegment workspace) {
+        Scratch s = Scratch.get();
+        float[] a = s.a;
+        float[] b = s.b;
+        double sdy = 0;
+        double sdyx = 0;
+        for (long done = 0; done < hxw; done += Blocks.SIZE) {
+            int len = (int) Math.min(Blocks.SIZE, hxw - done);
+            dy.gather(row * hxw + done, a, len);
+            x.gather(row * hxw + done, b, len);
+            for (int i = 0; i < len; i++) {
+                sdy += a[i];
+                sdyx += (double) a[i] * b[i];
+            }
+        }
+        workspace.setAtIndex(F64, 2 * row, sdy);
+        workspace.setAtIndex(F64, 2 * row + 1, sdyx);
+    }
+
+    private static void rowGradInput(StridedView dy, StridedView x, StridedView gradInput, long row, long hxw,
+            double coefDy, double coefX, double bias) {
+        Scratch s = Scratch.get();
+        float[] a = s.a;
+        float[] b = s.b;
+        for (long done = 0; done < hxw; done += Blocks.SIZE) {
+            int len = (int) Math.min(Blocks.SIZE, hxw - done);
+            dy.gather(row * hxw + done, a, len);
+            x.gather(row * hxw + done, b, len);
+            for (int k = 0; k < len; k++) {
+                a[k] = (float) (coefDy * a[k] + coefX * b[k] + bias);
+            }
+            gradInput.scatter(row * hxw + done, a, len);
         }
     }
 }

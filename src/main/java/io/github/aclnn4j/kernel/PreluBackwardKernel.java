@@ -5,15 +5,46 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * PreluBackward in one pass: {@code gradInput = x > 0 ? g : w[c]·g} and
- * {@code gradWeight[c] = Σ (x > 0 ? 0 : x·g)} over channel c. Self is walked as rows
- * {@code [outer][channels][inner]}; each channel's sum accumulates in double in logical order.
+ * {@code gradWeight[c] = Σ (x > 0 ? 0 : x·g)} over channel c, with self read as
+ * {@code [outer][channels][inner]}. Each task sums its part of each channel in double into the
+ * workspace; gradWeight then adds the task sums in task order, so the result depends on the
+ * shape only, never on the thread count.
+ *
+ * <p>Long rows ({@code inner ≥ Blocks.SIZE}) are cut into blocks, one task each. Short rows are
+ * grouped into slabs of whole outer indices, each task summing every channel of its slab.
  */
 public final class PreluBackwardKernel {
+    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+    /** Slabs for short rows: enough to keep every thread busy, few enough to keep the workspace small. */
+    private static final long MAX_SLABS = 64;
+
     private PreluBackwardKernel() {}
 
-    /** Workspace bytes: one double accumulator per weight. */
-    public static long workspaceBytes(long weights) {
-        return weights * Double.BYTES;
+    /** The task layout of a shape; see the class comment. */
+    private record Layout(long outer, long channels, long inner, long weights, boolean longRows, long blocksPerRow,
+            long outerPerSlab, long tasks) {
+        static Layout of(long outer, long channels, long inner, long weights) {
+            if (inner >= Blocks.SIZE) {
+                long blocksPerRow = Blocks.count(inner);
+                return new Layout(outer, channels, inner, weights, true, blocksPerRow, 0,
+                        outer * channels * blocksPerRow);
+            }
+            long slabElements = channels * inner;
+            long outerPerSlab = Math.max(Math.max(1, Blocks.SIZE / Math.max(slabElements, 1)),
+                    (outer + MAX_SLABS - 1) / MAX_SLABS);
+            return new Layout(outer, channels, inner, weights, false, 0, outerPerSlab,
+                    (outer + outerPerSlab - 1) / outerPerSlab);
+        }
+
+        /** Doubles of workspace: one per task for long rows, one per task and weight for slabs. */
+        long partials() {
+            return longRows ? tasks : tasks * weights;
+        }
+    }
+
+    /** Workspace bytes for self read as {@code [outer][channels][inner]} with {@code weights} weights. */
+    public static long workspaceBytes(long outer, long channels, long inner, long weights) {
+        return Layout.of(outer, channels, inner, weights).partials() * Double.BYTES;
     }
 
     /**
@@ -24,41 +55,103 @@ public final class PreluBackwardKernel {
      */
     public static void run(StridedView grad, StridedView self, StridedView weight, StridedView gradInput,
             StridedView gradWeight, long outer, long channels, long inner, long weights, MemorySegment workspace) {
+        Layout layout = Layout.of(outer, channels, inner, weights);
         float[] w = new float[(int) weights];
         weight.gather(0, w, w.length);
-        workspace.fill((byte) 0);
-        int chunk = (int) Math.min(Math.max(inner, 1), Blocks.SIZE);
-        float[] x = new float[chunk];
-        float[] g = new float[chunk];
-        for (long o = 0; o < outer; o++) {
-            for (long c = 0; c < channels; c++) {
-                int k = weights == 1 ? 0 : (int) c;
-                float wk = w[k];
-                double acc = 0;
-                long rowStart = (o * channels + c) * inner;
-                for (long done = 0; done < inner; done += chunk) {
-                    int len = (int) Math.min(chunk, inner - done);
-                    self.gather(rowStart + done, x, len);
-                    grad.gather(rowStart + done, g, len);
-                    for (int i = 0; i < len; i++) {
-                        float xi = x[i];
-                        float gi = g[i];
-                        if (xi > 0) {
-                            x[i] = gi;
-                        } else {
-                            acc += (double) xi * gi;
-                            x[i] = wk * gi;
+        if (layout.longRows) {
+            Parallel.forEach(layout.tasks, Blocks.SIZE,
+                    t -> workspace.setAtIndex(F64, t, longRowBlock(layout, t, w, self, grad, gradInput)));
+            for (long k = 0; k < weights; k++) {
+                double sum = 0;
+                for (long o = 0; o < outer; o++) {
+                    for (long c = weights == 1 ? 0 : k; c < (weights == 1 ? channels : k + 1); c++) {
+                        long first = (o * channels + c) * layout.blocksPerRow;
+                        for (long b = 0; b < layout.blocksPerRow; b++) {
+                            sum += workspace.getAtIndex(F64, first + b);
                         }
                     }
-                    gradInput.scatter(rowStart + done, x, len);
                 }
-                long at = (long) k * Double.BYTES;
-                workspace.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at,
-                        workspace.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, at) + acc);
+                gradWeight.set(k, (float) sum);
+            }
+        } else {
+            Parallel.forEach(layout.tasks, layout.outerPerSlab * channels * inner,
+                    t -> slab(layout, t, w, self, grad, gradInput, workspace));
+            for (long k = 0; k < weights; k++) {
+                double sum = 0;
+                for (long t = 0; t < layout.tasks; t++) {
+                    sum += workspace.getAtIndex(F64, t * weights + k);
+                }
+                gradWeight.set(k, (float) sum);
             }
         }
-        for (int k = 0; k < weights; k++) {
-            gradWeight.set(k, (float) workspace.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, k));
+    }
+
+    /** One block of one long row: writes gradInput, returns the row's partial gradWeight sum. */
+    private static double longRowBlock(Layout layout, long task, float[] w, StridedView self, StridedView grad,
+            StridedView gradInput) {
+        long row = task / layout.blocksPerRow;
+        long offsetInRow = (task % layout.blocksPerRow) * Blocks.SIZE;
+        float wk = w[layout.weights == 1 ? 0 : (int) (row % layout.channels)];
+        long start = row * layout.inner + offsetInRow;
+        int len = (int) Math.min(Blocks.SIZE, layout.inner - offsetInRow);
+        Scratch s = Scratch.get();
+        float[] x = s.a;
+        float[] g = s.b;
+        self.gather(start, x, len);
+        grad.gather(start, g, len);
+        double acc = 0;
+        for (int i = 0; i < len; i++) {
+            float xi = x[i];
+            float gi = g[i];
+            if (xi > 0) {
+                x[i] = gi;
+            } else {
+                acc += (double) xi * gi;
+                x[i] = wk * gi;
+            }
+        }
+        gradInput.scatter(start, x, len);
+        return acc;
+    }
+
+    /** One slab of whole outer indices: writes gradInput, stores one partial sum per weight. */
+    private static void slab(Layout layout, long task, float[] w, StridedView self, StridedView grad,
+            StridedView gradInput, MemorySegment workspace) {
+        long perOuter = layout.channels * layout.inner;
+        long start = task * layout.outerPerSlab * perOuter;
+        long end = Math.min(layout.outer, (task + 1) * layout.outerPerSlab) * perOuter;
+        boolean shared = layout.weights == 1;
+        Scratch s = Scratch.get();
+        double[] acc = s.sums((int) layout.weights);
+        float[] x = s.a;
+        float[] g = s.b;
+        int c = 0;
+        long inInner = 0;
+        for (long at = start; at < end; at += Blocks.SIZE) {
+            int len = (int) Math.min(Blocks.SIZE, end - at);
+            self.gather(at, x, len);
+            grad.gather(at, g, len);
+            for (int i = 0; i < len; i++) {
+                int k = shared ? 0 : c;
+                float xi = x[i];
+                float gi = g[i];
+                if (xi > 0) {
+                    x[i] = gi;
+                } else {
+                    acc[k] += (double) xi * gi;
+                    x[i] = w[k] * gi;
+                }
+                if (++inInner == layout.inner) {
+                    inInner = 0;
+                    if (++c == layout.channels) {
+                        c = 0;
+                    }
+                }
+            }
+            gradInput.scatter(at, x, len);
+        }
+        for (int k = 0; k < layout.weights; k++) {
+            workspace.setAtIndex(F64, task * layout.weights + k, acc[k]);
         }
     }
 }

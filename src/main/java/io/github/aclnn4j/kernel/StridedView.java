@@ -113,7 +113,11 @@ public final class StridedView {
 
     /** Stores {@code value} into logical elements {@code [start, start + len)}. */
     public void fill(long start, long len, float value) {
-        float[] buf = new float[(int) Math.min(len, 4096)];
+        if (dims.length == 1 && byteStrides[0] == es && Float.floatToRawIntBits(value) == 0) {
+            segment.asSlice(base + start * es, len * es).fill((byte) 0); // +0 is all zero bytes in every float type
+            return;
+        }
+        float[] buf = Scratch.get().fillRow;
         java.util.Arrays.fill(buf, value);
         for (long done = 0; done < len; ) {
             int n = (int) Math.min(buf.length, len - done);
@@ -134,7 +138,18 @@ public final class StridedView {
             }
             return;
         }
-        long[] idx = new long[rank];
+        int last = rank - 1;
+        long innerStride = byteStrides[last];
+        if (rank == 1) {
+            long off = base + start * innerStride;
+            if (store) {
+                storeRun(off, innerStride, buf, 0, len);
+            } else {
+                loadRun(off, innerStride, buf, 0, len);
+            }
+            return;
+        }
+        long[] idx = Scratch.get().index;
         long rest = start;
         long off = base;
         for (int d = rank - 1; d >= 0; d--) {
@@ -142,8 +157,6 @@ public final class StridedView {
             rest /= dims[d];
             off += idx[d] * byteStrides[d];
         }
-        int last = rank - 1;
-        long innerStride = byteStrides[last];
         int done = 0;
         while (done < len) {
             int run = (int) Math.min(len - done, dims[last] - idx[last]);

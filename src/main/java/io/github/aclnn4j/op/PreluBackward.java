@@ -58,7 +58,7 @@ public final class PreluBackward {
         StridedView gi = check.view("gradInput", gradInput);
         long outer = self.rank() >= 2 ? self.dim(0) : 1;
         long inner = self.numel() / (outer * channels);
-        return check.plan(PreluBackwardKernel.workspaceBytes(weights),
+        return check.plan(PreluBackwardKernel.workspaceBytes(outer, channels, inner, weights),
                 ws -> PreluBackwardKernel.run(g, x, w, gi, gw, outer, channels, inner, weights, ws));
     }
 }

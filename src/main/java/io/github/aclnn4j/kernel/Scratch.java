@@ -1,0 +1,35 @@
+package io.github.aclnn4j.kernel;
+
+/**
+ * Per-thread block buffers, so that running a kernel allocates nothing: five float rows of one
+ * block each, a row for fills and an index for walking strided views.
+ */
+final class Scratch {
+    private static final ThreadLocal<Scratch> LOCAL = ThreadLocal.withInitial(Scratch::new);
+
+    final float[] a = new float[Blocks.SIZE];
+    final float[] b = new float[Blocks.SIZE];
+    final float[] c = new float[Blocks.SIZE];
+    final float[] d = new float[Blocks.SIZE];
+    final float[] e = new float[Blocks.SIZE];
+    /** Only for {@link StridedView#fill}, which kernels call while holding the other rows. */
+    final float[] fillRow = new float[Blocks.SIZE];
+    final long[] index = new long[16];
+
+    private double[] sums = new double[0];
+
+    private Scratch() {}
+
+    /** A zeroed array of at least {@code n} doubles, reused across calls. */
+    double[] sums(int n) {
+        if (sums.length < n) {
+            sums = new double[Math.max(n, 2 * sums.length)];
+        }
+        java.util.Arrays.fill(sums, 0, n, 0.0);
+        return sums;
+    }
+
+    static Scratch get() {
+        return LOCAL.get();
+    }
+}
