@@ -5,6 +5,8 @@
  */
 module io.github.aclnn4j {
     requires jdk.management;
+    // The Vector API is used when present (--add-modules jdk.incubator.vector), not required.
+    requires static jdk.incubator.vector;
 
     exports io.github.aclnn4j.acl;
 }

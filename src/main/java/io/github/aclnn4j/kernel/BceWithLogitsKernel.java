@@ -1,8 +1,8 @@
 package io.github.aclnn4j.kernel;
 
+import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.function.DoubleUnaryOperator;
 
 /**
  * BinaryCrossEntropyWithLogits: {@code loss = ((1 − y)·x − (1 + (pw − 1)·y)·logσ(x)) · w} with the
@@ -18,6 +18,18 @@ public final class BceWithLogitsKernel {
         return Blocks.count(numel) * Double.BYTES;
     }
 
+    /** Rounds {@code a[0, n)} to {@code dtype}'s precision, as a cast to it and back would. */
+    private static void roundTo(DType dtype, float[] a, int n, short[] bits) {
+        if (dtype == DType.FLOAT16) {
+            for (int i = 0; i < n; i++) {
+                a[i] = Float.float16ToFloat(Float.floatToFloat16(a[i]));
+            }
+        } else if (dtype == DType.BF16) {
+            BulkMath.INSTANCE.floatToBf16(a, 0, bits, n);
+            BulkMath.INSTANCE.bf16ToFloat(bits, a, 0, n);
+        }
+    }
+
     /** The reduction of no elements: mean is NaN (0/0), sum is 0. */
     public static void reduceEmpty(int reduction, StridedView out) {
         out.set(0, reduction == 1 ? Float.NaN : 0f);
@@ -26,11 +38,11 @@ public final class BceWithLogitsKernel {
     /**
      * @param weight null when absent
      * @param posWeight null when absent
-     * @param toCompute rounds weight and posWeight values to the compute dtype (identity for FLOAT)
+     * @param compute the compute dtype, promote(self, target): weight and posWeight are rounded to it
      * @param reduction 0 none, 1 mean, 2 sum
      */
     public static void run(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
-            DoubleUnaryOperator toCompute, int reduction, StridedView out, MemorySegment workspace) {
+            DType compute, int reduction, StridedView out, MemorySegment workspace) {
         long n = self.numel();
         long blocks = Blocks.count(n);
         Parallel.forEach(blocks, Blocks.SIZE, block -> {
@@ -49,22 +61,13 @@ public final class BceWithLogitsKernel {
             if (pw != null) {
                 posWeight.gather(start, pw, len);
             }
-            double sum = 0;
-            for (int i = 0; i < len; i++) {
-                double xi = x[i];
-                double yi = y[i];
-                double logSigmoid = Math.min(xi, 0) - Math.log1p(Math.exp(-Math.abs(xi)));
-                double p = pw == null ? 1 : toCompute.applyAsDouble(pw[i]);
-                double loss = (1 - yi) * xi - (1 + (p - 1) * yi) * logSigmoid;
-                if (w != null) {
-                    loss *= toCompute.applyAsDouble(w[i]);
-                }
-                if (reduction == 0) {
-                    x[i] = (float) loss;
-                } else {
-                    sum += loss;
-                }
+            if (w != null) {
+                roundTo(compute, w, len, s.halfRow);
             }
+            if (pw != null) {
+                roundTo(compute, pw, len, s.halfRow);
+            }
+            double sum = BulkMath.INSTANCE.bceWithLogits(x, y, w, pw, len, reduction == 0);
             if (reduction == 0) {
                 out.scatter(start, x, len);
             } else {

@@ -94,16 +94,16 @@ public final class GroupNormBackwardKernel {
         Scratch s = Scratch.get();
         float[] a = s.a;
         float[] b = s.b;
+        double[] sums = s.sums(2);
         double sdy = 0;
         double sdyx = 0;
         for (long done = 0; done < hxw; done += Blocks.SIZE) {
             int len = (int) Math.min(Blocks.SIZE, hxw - done);
             dy.gather(row * hxw + done, a, len);
             x.gather(row * hxw + done, b, len);
-            for (int i = 0; i < len; i++) {
-                sdy += a[i];
-                sdyx += (double) a[i] * b[i];
-            }
+            BulkMath.INSTANCE.sumAndDot(a, b, len, sums);
+            sdy += sums[0];
+            sdyx += sums[1];
         }
         workspace.setAtIndex(F64, 2 * row, sdy);
         workspace.setAtIndex(F64, 2 * row + 1, sdyx);

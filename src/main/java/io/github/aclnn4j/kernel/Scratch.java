@@ -14,6 +14,8 @@ final class Scratch {
     final float[] e = new float[Blocks.SIZE];
     /** Only for {@link StridedView#fill}, which kernels call while holding the other rows. */
     final float[] fillRow = new float[Blocks.SIZE];
+    /** Only for {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
+    final short[] halfRow = new short[Blocks.SIZE];
     final long[] index = new long[16];
 
     private double[] sums = new double[0];

@@ -211,14 +211,13 @@ public final class StridedView {
                     }
                 }
             }
-            case FLOAT16 -> {
-                for (int i = 0; i < n; i++, off += stride) {
-                    dst[at + i] = Float.float16ToFloat(segment.get(I16, off));
-                }
-            }
-            case BF16 -> {
-                for (int i = 0; i < n; i++, off += stride) {
-                    dst[at + i] = Float.intBitsToFloat((segment.get(I16, off) & 0xFFFF) << 16);
+            case FLOAT16, BF16 -> {
+                if (stride == 2) {
+                    loadHalfRun(off, dst, at, n);
+                } else {
+                    for (int i = 0; i < n; i++, off += stride) {
+                        dst[at + i] = load(off);
+                    }
                 }
             }
             default -> {
@@ -226,6 +225,40 @@ public final class StridedView {
                     dst[at + i] = load(off);
                 }
             }
+        }
+    }
+
+    /**
+     * A contiguous 16-bit run: bulk copies through a short row, then a conversion loop the JIT
+     * vectorizes (FLOAT16) or {@link BulkMath} does (BFLOAT16).
+     */
+    private void loadHalfRun(long off, float[] dst, int at, int n) {
+        short[] row = Scratch.get().halfRow;
+        for (int done = 0; done < n; done += row.length) {
+            int len = Math.min(row.length, n - done);
+            MemorySegment.copy(segment, I16, off + 2L * done, row, 0, len);
+            if (dtype == DType.BF16) {
+                BulkMath.INSTANCE.bf16ToFloat(row, dst, at + done, len);
+            } else {
+                for (int i = 0, j = at + done; i < len; i++, j++) {
+                    dst[j] = Float.float16ToFloat(row[i]);
+                }
+            }
+        }
+    }
+
+    private void storeHalfRun(long off, float[] src, int at, int n) {
+        short[] row = Scratch.get().halfRow;
+        for (int done = 0; done < n; done += row.length) {
+            int len = Math.min(row.length, n - done);
+            if (dtype == DType.BF16) {
+                BulkMath.INSTANCE.floatToBf16(src, at + done, row, len);
+            } else {
+                for (int i = 0, j = at + done; i < len; i++, j++) {
+                    row[i] = Float.floatToFloat16(src[j]);
+                }
+            }
+            MemorySegment.copy(row, 0, segment, I16, off + 2L * done, len);
         }
     }
 
@@ -240,14 +273,13 @@ public final class StridedView {
                     }
                 }
             }
-            case FLOAT16 -> {
-                for (int i = 0; i < n; i++, off += stride) {
-                    segment.set(I16, off, Float.floatToFloat16(src[at + i]));
-                }
-            }
-            case BF16 -> {
-                for (int i = 0; i < n; i++, off += stride) {
-                    segment.set(I16, off, HalfFloats.toBf16(src[at + i]));
+            case FLOAT16, BF16 -> {
+                if (stride == 2) {
+                    storeHalfRun(off, src, at, n);
+                } else {
+                    for (int i = 0; i < n; i++, off += stride) {
+                        store(off, src[at + i]);
+                    }
                 }
             }
             default -> {

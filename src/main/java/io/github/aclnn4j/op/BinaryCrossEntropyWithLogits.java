@@ -4,10 +4,8 @@ import io.github.aclnn4j.kernel.BceWithLogitsKernel;
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
-import io.github.aclnn4j.tensor.HalfFloats;
 import io.github.aclnn4j.tensor.Shapes;
 import io.github.aclnn4j.tensor.TensorDesc;
-import java.util.function.DoubleUnaryOperator;
 
 /** aclnnBinaryCrossEntropyWithLogits: the checks of SPEC §5.3, in order, and the plan. */
 public final class BinaryCrossEntropyWithLogits {
@@ -46,11 +44,6 @@ public final class BinaryCrossEntropyWithLogits {
                     + (reduction == 1 ? "mean" : "sum") + ", got " + Shapes.str(out.shape()));
         }
         DType compute = DType.promote(self.dtype(), target.dtype());
-        DoubleUnaryOperator toCompute = switch (compute) {
-            case FLOAT16 -> v -> HalfFloats.fromHalf(HalfFloats.toHalf((float) v));
-            case BF16 -> v -> HalfFloats.fromBf16(HalfFloats.toBf16((float) v));
-            default -> DoubleUnaryOperator.identity();
-        };
         int mode = (int) reduction;
         if (self.isEmpty()) {
             if (mode == 0) {
@@ -65,6 +58,6 @@ public final class BinaryCrossEntropyWithLogits {
         StridedView pw = posWeight == null ? null : check.view("posWeightOptional", posWeight, shape);
         StridedView o = check.view("out", out);
         long workspace = mode == 0 ? 0 : BceWithLogitsKernel.workspaceBytes(self.numel());
-        return check.plan(workspace, ws -> BceWithLogitsKernel.run(x, y, w, pw, toCompute, mode, o, ws));
+        return check.plan(workspace, ws -> BceWithLogitsKernel.run(x, y, w, pw, compute, mode, o, ws));
     }
 }

@@ -1,0 +1,51 @@
+package io.github.aclnn4j.kernel;
+
+/**
+ * The inner loops that the JIT does not vectorize by itself, over rows of one block: BFLOAT16
+ * conversions, the BCE-with-logits loss and paired sums. Two implementations, chosen once at start-
+ * up as Lucene does: the Vector API ({@code jdk.incubator.vector}) when that module is present
+ * (run with {@code --add-modules jdk.incubator.vector}), plain Java otherwise or when
+ * {@code -Daclnn4j.vector=false}. Each is deterministic; they may differ from each other in the last
+ * bits of transcendental results and of sums.
+ */
+public interface BulkMath {
+    /** The implementation in use. */
+    BulkMath INSTANCE = Loader.load();
+
+    /** A short name for reports: {@code vector-512} or {@code scalar}. */
+    String name();
+
+    /** {@code dst[dstAt + i] = float(src[i])} for BFLOAT16 bit patterns, i < n. */
+    void bf16ToFloat(short[] src, float[] dst, int dstAt, int n);
+
+    /** {@code dst[i] = bf16(src[srcAt + i])}, rounded to nearest even, every NaN as 0x7FC0, i < n. */
+    void floatToBf16(float[] src, int srcAt, short[] dst, int n);
+
+    /**
+     * The BCE-with-logits loss of each element, {@code ((1 − y)·x − (1 + (pw − 1)·y)·logσ(x))·w}
+     * ({@code w}, {@code pw} null when absent). Writes the losses over {@code x} when {@code store},
+     * and returns their sum in double.
+     */
+    double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n, boolean store);
+
+    /** {@code Σ a[i]} and {@code Σ a[i]·b[i]}, in double, into {@code out[0]} and {@code out[1]}. */
+    void sumAndDot(float[] a, float[] b, int n, double[] out);
+
+    /** Picks the implementation. */
+    final class Loader {
+        private Loader() {}
+
+        static BulkMath load() {
+            if (!Boolean.parseBoolean(System.getProperty("aclnn4j.vector", "true"))
+                    || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+                return new ScalarBulkMath();
+            }
+            try {
+                return (BulkMath) Class.forName("io.github.aclnn4j.kernel.VectorBulkMath")
+                        .getDeclaredConstructor().newInstance();
+            } catch (ReflectiveOperationException | LinkageError e) {
+                return new ScalarBulkMath();
+            }
+        }
+    }
+}
