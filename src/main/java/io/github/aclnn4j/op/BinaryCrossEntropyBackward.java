@@ -46,6 +46,7 @@ public final class BinaryCrossEntropyBackward {
             throw Status.invalid(OP + ": the promoted dtype " + promoted.cName() + " cannot be cast to out's "
                     + out.dtype().cName());
         }
+        check.usable("gradOutput", gradOutput, "self", self, "target", target, "weightOptional", weight, "out", out);
         if (empty) {
             return check.noWork();
         }

@@ -43,6 +43,8 @@ public final class BinaryCrossEntropyWithLogits {
             throw Status.invalid(OP + ": out must have exactly one element (shape [1] or []) for reduction "
                     + (reduction == 1 ? "mean" : "sum") + ", got " + Shapes.str(out.shape()));
         }
+        check.usable("self", self, "target", target, "weightOptional", weight, "posWeightOptional", posWeight,
+                "out", out);
         DType compute = DType.promote(self.dtype(), target.dtype());
         int mode = (int) reduction;
         if (self.isEmpty()) {

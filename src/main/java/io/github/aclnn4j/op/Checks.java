@@ -8,8 +8,10 @@ import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.Shapes;
 import io.github.aclnn4j.tensor.TensorDesc;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The checks operators share, each failing with the documented status and a message of the form
@@ -20,7 +22,7 @@ final class Checks {
     static final int MAX_RANK = 8;
 
     private final String op;
-    private final List<MemoryBlock> blocks = new ArrayList<>();
+    private final Set<MemoryBlock> blocks = Collections.newSetFromMap(new IdentityHashMap<>());
 
     Checks(String op) {
         this.op = op;
@@ -61,7 +63,7 @@ final class Checks {
     }
 
     void dtypeIn(String name, TensorDesc t, List<DType> allowed) {
-        if (t == null || allowed.contains(t.dtype())) {
+        if (t == null || (t.dtype() != null && allowed.contains(t.dtype()))) {
             return;
         }
         String extra = t.dtype() == DType.BF16 && !SocProfile.current().supportsBf16()
@@ -103,6 +105,19 @@ final class Checks {
     void profileSupports(boolean supported) {
         if (!supported) {
             throw Status.invalid(op + " is not supported on " + SocProfile.current().socName());
+        }
+    }
+
+    /**
+     * Checks every given tensor (null ones skipped) as {@link #view(String, TensorDesc, long[])}
+     * does, whether or not the plan reads it: a caller's bad tensor is an error even where this
+     * operator happens not to need its data. Arguments alternate name, tensor.
+     */
+    void usable(Object... namesAndTensors) {
+        for (int i = 0; i < namesAndTensors.length; i += 2) {
+            if (namesAndTensors[i + 1] instanceof TensorDesc t) {
+                view((String) namesAndTensors[i], t);
+            }
         }
     }
 

@@ -100,6 +100,10 @@ public final class GroupNormBackward {
         if (wantBeta) {
             check.shapeEquals("gradBetaOut", gradBeta, gammaShape, gammaWhat);
         }
+        check.usable("gradOut", gradOut, "input", input, "mean", mean, "rstd", rstd, "gamma", gamma);
+        if (wantInput) {
+            check.usable("gradInput", gradInput);
+        }
         StridedView gg = wantGamma ? check.view("gradGammaOut", gradGamma) : null;
         StridedView gb = wantBeta ? check.view("gradBetaOut", gradBeta) : null;
         if (total == 0) {

@@ -62,6 +62,8 @@ public final class NllLossBackward {
                     + Shapes.str(gradOutput.shape()));
         }
         check.shapeEquals("out", out, self.shape(), "self's shape");
+        check.usable("gradOutput", gradOutput, "self", self, "target", target, "weight", weight,
+                "totalWeight", totalWeight, "out", out);
         if (self.isEmpty()) {
             return check.noWork();
         }

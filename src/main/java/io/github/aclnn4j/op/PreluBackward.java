@@ -48,6 +48,7 @@ public final class PreluBackward {
         } else {
             check.shapeEquals("gradWeight", gradWeight, weight.shape(), "weight's shape");
         }
+        check.usable("gradOutput", gradOutput, "self", self, "weight", weight, "gradInput", gradInput);
         StridedView gw = check.view("gradWeight", gradWeight);
         if (self.isEmpty()) {
             return check.plan(0, ws -> gw.fill(0, weights, 0f));

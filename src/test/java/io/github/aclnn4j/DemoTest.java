@@ -1,0 +1,191 @@
+package io.github.aclnn4j;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.aclnn4j.acl.Acl;
+import io.github.aclnn4j.demo.BinaryCrossEntropyBackwardExample;
+import io.github.aclnn4j.demo.BinaryCrossEntropyWithLogitsExample;
+import io.github.aclnn4j.demo.Demo;
+import io.github.aclnn4j.demo.GroupNormBackwardExample;
+import io.github.aclnn4j.demo.NllLossBackwardExample;
+import io.github.aclnn4j.demo.PreluBackwardExample;
+import io.github.aclnn4j.testing.TestDevice;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.IntSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The demo's calling examples print exactly what their C originals print. Expected values are worked
+ * out here in double from the formulas of SPEC §5, then rounded to float (the outputs are FLOAT
+ * tensors) and formatted like C's {@code %f}.
+ */
+class DemoTest {
+    /** Each example is a whole program with its own aclInit/aclFinalize, so the shared runtime must be down. */
+    @BeforeEach
+    void releaseSharedRuntime() {
+        Acl.finalizeAcl();
+    }
+
+    /** Other test classes expect the runtime initialised, as TestDevice leaves it. */
+    @AfterEach
+    void restoreSharedRuntime() {
+        TestDevice.init();
+    }
+
+    @Test
+    void binaryCrossEntropyBackward() {
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            expected.add("result[" + i + "] is: -0.095238");
+        }
+        assertEquals(expected, run(BinaryCrossEntropyBackwardExample::run));
+    }
+
+    @Test
+    void preluBackward() {
+        List<String> expected = new ArrayList<>();
+        float[] gradInput = {0.5f, 1, 1, 1, 1, 1, 1, 1};
+        for (int i = 0; i < gradInput.length; i++) {
+            expected.add(line("gradInput", i, gradInput[i]));
+        }
+        expected.add("gradWeight[0] is: 0.000000");
+        expected.add("gradWeight[1] is: 0.000000");
+        assertEquals(expected, run(PreluBackwardExample::run));
+    }
+
+    @Test
+    void binaryCrossEntropyWithLogits() {
+        double[] self = {0.5, -1.0, 2.0, -0.5};
+        double[] target = {1, 0, 1, 0};
+        double[] weight = {1, 1, 0.5, 0.5};
+        double posWeight = 2;
+        double sum = 0;
+        for (int i = 0; i < 4; i++) {
+            double x = self[i];
+            double y = target[i];
+            double sigmoid = 1 / (1 + Math.exp(-x));
+            sum += -weight[i] * (posWeight * y * Math.log(sigmoid) + (1 - y) * Math.log(1 - sigmoid));
+        }
+        assertEquals(List.of(line("result", 0, sum / 4)), run(BinaryCrossEntropyWithLogitsExample::run));
+    }
+
+    @Test
+    void groupNormBackward() {
+        int n = 2;
+        int c = 3;
+        int hxw = 4;
+        double[] mean = {6.5, 18.5};
+        double rstd = 0.2896827f;
+        double[] x = new double[n * c * hxw];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = i + 1;
+        }
+        double[] dy = x;
+        // group = 1 and gamma = 1: each sample is one group of M = C·HxW elements
+        int m = c * hxw;
+        double[] gradInput = new double[x.length];
+        double[] gradGamma = new double[c];
+        double[] gradBeta = new double[c];
+        for (int s = 0; s < n; s++) {
+            double s1 = 0;
+            double s2 = 0;
+            for (int ch = 0; ch < c; ch++) {
+                double sdy = 0;
+                double sdyx = 0;
+                for (int k = 0; k < hxw; k++) {
+                    int at = (s * c + ch) * hxw + k;
+                    sdy += dy[at];
+                    sdyx += dy[at] * x[at];
+                }
+                gradBeta[ch] += sdy;
+                gradGamma[ch] += (sdyx - mean[s] * sdy) * rstd;
+                s1 += sdy;
+                s2 += sdyx;
+            }
+            double b = (s1 * mean[s] - s2) * rstd * rstd * rstd / m;
+            double c0 = -b * mean[s] - s1 * rstd / m;
+            for (int k = 0; k < m; k++) {
+                int at = s * m + k;
+                gradInput[at] = rstd * dy[at] + b * x[at] + c0;
+            }
+        }
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < gradInput.length; i++) {
+            expected.add(line("gradInputResultData", i, gradInput[i]));
+        }
+        for (int i = 0; i < c; i++) {
+            expected.add(line("gradGammaOutResultData", i, gradGamma[i]));
+        }
+        for (int i = 0; i < c; i++) {
+            expected.add(line("gradBetaOutResultData", i, gradBeta[i]));
+        }
+        List<String> printed = run(GroupNormBackwardExample::run);
+        assertTrue(printed.contains("gradGammaOutResultData[2] is: 155.849289"), () -> String.join("\n", printed));
+        // gradInput cancels to |dx| < 5e-7, where the sign of the printed zero is rounding noise
+        assertEquals(signlessZeros(expected), signlessZeros(printed));
+    }
+
+    @Test
+    void nllLossBackward() {
+        int rows = 2;
+        int classes = 3;
+        long[] target = {0, 2};
+        double[] weight = {1, 1, 1};
+        double gradOutput = 1;
+        double totalWeight = 2;
+        double[] out = new double[rows * classes];
+        for (int i = 0; i < rows; i++) {
+            int t = (int) target[i];
+            out[i * classes + t] = -weight[t] * gradOutput / totalWeight;
+        }
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < out.length; i++) {
+            expected.add(line("result", i, out[i]));
+        }
+        assertEquals(expected, run(NllLossBackwardExample::run));
+    }
+
+    /** The five run in one JVM, each initialising and finalising the runtime in turn. */
+    @Test
+    void demoRunsAllFiveInSequence() {
+        List<String> printed = run(Demo::run);
+        List<String> headers = printed.stream().filter(l -> l.startsWith("== ")).toList();
+        assertEquals(List.of("== aclnnBinaryCrossEntropyBackward ==", "== aclnnPreluBackward ==",
+                "== aclnnBinaryCrossEntropyWithLogits ==", "== aclnnGroupNormBackward ==",
+                "== aclnnNLLLossBackward =="), headers);
+        assertEquals(5 + 4 + 10 + 1 + 30 + 6, printed.size(), () -> String.join("\n", printed));
+    }
+
+    /** How the C examples print a value of a float output: {@code LOG_PRINT("name[%ld] is: %f\n", i, v)}. */
+    private static String line(String name, int index, double value) {
+        return String.format(Locale.ROOT, "%s[%d] is: %f", name, index, (float) value);
+    }
+
+    private static List<String> signlessZeros(List<String> lines) {
+        return lines.stream().map(l -> l.replace(" -0.000000", " 0.000000")).toList();
+    }
+
+    /** Runs an example with System.out captured; it must return 0. Returns the printed lines. */
+    private static List<String> run(IntSupplier example) {
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int ret;
+        try (PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+            System.setOut(capture);
+            ret = example.getAsInt();
+        } finally {
+            System.setOut(original);
+        }
+        String output = captured.toString(StandardCharsets.UTF_8);
+        assertEquals(0, ret, () -> "the example returned " + ret + ", printing:\n" + output);
+        return output.lines().toList();
+    }
+}
