@@ -1,5 +1,6 @@
 package io.github.aclnn4j.acl;
 
+import io.github.aclnn4j.runtime.AclRuntime;
 import io.github.aclnn4j.runtime.DeviceBlock;
 import io.github.aclnn4j.runtime.HostBlock;
 import io.github.aclnn4j.runtime.MemoryBlock;
@@ -58,6 +59,16 @@ public final class Pointer {
 
     private static Pointer host(MemorySegment segment) {
         return new Pointer(HostBlock.wrap(segment), 0);
+    }
+
+    /**
+     * The device pointer whose {@link #address()} is {@code address}, for callers that hold device
+     * addresses as numbers (the C ABI): {@code address} may point anywhere inside a live
+     * {@link AclRt#malloc} block. Returns null when no live device allocation contains it.
+     */
+    public static Pointer ofDeviceAddress(long address) {
+        DeviceBlock block = AclRuntime.findDeviceBlock(address);
+        return block == null ? null : new Pointer(block, address - block.address());
     }
 
     /** The address {@code this + bytes}, in the same allocation. The null pointer stays null. */
