@@ -52,7 +52,7 @@ public final class BinaryCrossEntropyWithLogits {
                 return check.noWork();
             }
             StridedView o = check.view("out", out);
-            return check.plan(0, ws -> BceWithLogitsKernel.reduceEmpty(mode, o));
+            return check.plan(0, 1, ws -> BceWithLogitsKernel.reduceEmpty(mode, o));
         }
         StridedView x = check.view("self", self);
         StridedView y = check.view("target", target);
@@ -60,6 +60,6 @@ public final class BinaryCrossEntropyWithLogits {
         StridedView pw = posWeight == null ? null : check.view("posWeightOptional", posWeight, shape);
         StridedView o = check.view("out", out);
         long workspace = mode == 0 ? 0 : BceWithLogitsKernel.workspaceBytes(self.numel());
-        return check.plan(workspace, ws -> BceWithLogitsKernel.run(x, y, w, pw, compute, mode, o, ws));
+        return check.plan(workspace, self.numel(), ws -> BceWithLogitsKernel.run(x, y, w, pw, compute, mode, o, ws));
     }
 }

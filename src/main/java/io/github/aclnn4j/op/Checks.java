@@ -198,14 +198,14 @@ final class Checks {
         return types.stream().map(DType::cName).toList().toString();
     }
 
-    /** A plan whose work is {@code body}. */
-    Plan plan(long workspaceSize, Body body) {
-        return new KernelPlan(op, workspaceSize, blocks(), body);
+    /** A plan whose work is {@code body}, touching about {@code elements} elements. */
+    Plan plan(long workspaceSize, long elements, Body body) {
+        return new KernelPlan(op, workspaceSize, elements, blocks(), body);
     }
 
     /** A plan with nothing to do. */
     Plan noWork() {
-        return new KernelPlan(op, 0, List.of(), ws -> { });
+        return new KernelPlan(op, 0, 0, List.of(), ws -> { });
     }
 
     @FunctionalInterface
@@ -213,7 +213,8 @@ final class Checks {
         void run(MemorySegment workspace);
     }
 
-    private record KernelPlan(String operator, long workspaceSize, List<MemoryBlock> blocks, Body body) implements Plan {
+    private record KernelPlan(String operator, long workspaceSize, long elements, List<MemoryBlock> blocks, Body body)
+            implements Plan {
         @Override
         public void run(MemorySegment workspace) {
             body.run(workspace);

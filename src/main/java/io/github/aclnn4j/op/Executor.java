@@ -11,6 +11,9 @@ import java.lang.foreign.MemorySegment;
  * any number of times until destroyed.
  */
 public final class Executor {
+    /** Plans this small run on the caller's thread when the stream is idle: a hand-off costs more. */
+    private static final long INLINE_ELEMENTS = 1 << 12;
+
     private final Plan plan;
     private boolean repeatable;
     private boolean launched;
@@ -84,7 +87,7 @@ public final class Executor {
             }
         }
         MemorySegment ws = scratch;
-        stream.submit(() -> plan.run(ws));
+        stream.submit(() -> plan.run(ws), plan.elements() <= INLINE_ELEMENTS);
     }
 
     private synchronized void checkNotReleased(String operator) {

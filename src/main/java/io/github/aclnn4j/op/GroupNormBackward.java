@@ -107,7 +107,7 @@ public final class GroupNormBackward {
         StridedView gg = wantGamma ? check.view("gradGammaOut", gradGamma) : null;
         StridedView gb = wantBeta ? check.view("gradBetaOut", gradBeta) : null;
         if (total == 0) {
-            return check.plan(0, ws -> {
+            return check.plan(0, c, ws -> {
                 if (gg != null) {
                     gg.fill(0, c, 0f);
                 }
@@ -122,7 +122,7 @@ public final class GroupNormBackward {
         StridedView rs = check.view("rstd", rstd);
         StridedView gm = gamma == null ? null : check.view("gamma", gamma);
         StridedView gi = wantInput ? check.view("gradInput", gradInput) : null;
-        return check.plan(GroupNormBackwardKernel.workspaceBytes(n, c, group),
+        return check.plan(GroupNormBackwardKernel.workspaceBytes(n, c, group), total,
                 ws -> GroupNormBackwardKernel.run(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb, ws));
     }
 

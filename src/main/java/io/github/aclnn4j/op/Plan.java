@@ -15,6 +15,9 @@ public interface Plan {
     /** The memory the plan reads and writes, which must still be live when it is launched. */
     List<MemoryBlock> blocks();
 
+    /** Elements the run touches, roughly: small plans run inline on an idle stream. */
+    long elements();
+
     /** Runs the work on the stream's thread; {@code workspace} holds at least {@link #workspaceSize()} bytes. */
     void run(MemorySegment workspace);
 }

@@ -51,7 +51,7 @@ public final class PreluBackward {
         check.usable("gradOutput", gradOutput, "self", self, "weight", weight, "gradInput", gradInput);
         StridedView gw = check.view("gradWeight", gradWeight);
         if (self.isEmpty()) {
-            return check.plan(0, ws -> gw.fill(0, weights, 0f));
+            return check.plan(0, weights, ws -> gw.fill(0, weights, 0f));
         }
         StridedView g = check.view("gradOutput", gradOutput, shape);
         StridedView x = check.view("self", self);
@@ -59,7 +59,7 @@ public final class PreluBackward {
         StridedView gi = check.view("gradInput", gradInput);
         long outer = self.rank() >= 2 ? self.dim(0) : 1;
         long inner = self.numel() / (outer * channels);
-        return check.plan(PreluBackwardKernel.workspaceBytes(outer, channels, inner, weights),
+        return check.plan(PreluBackwardKernel.workspaceBytes(outer, channels, inner, weights), self.numel(),
                 ws -> PreluBackwardKernel.run(g, x, w, gi, gw, outer, channels, inner, weights, ws));
     }
 }
