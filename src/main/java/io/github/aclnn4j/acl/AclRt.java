@@ -228,6 +228,9 @@ public final class AclRt {
         if (count < 0) {
             throw Status.aclInvalid(function + ": count must be >= 0, got " + count);
         }
+        if (!b.isLive()) {
+            throw Status.aclInvalid(function + ": " + name + " points into freed memory (" + b.describe() + ")");
+        }
         MemorySegment seg = b.segment();
         long at = p.byteOffset();
         if (at < 0 || at > seg.byteSize() || count > seg.byteSize() - at) {

@@ -135,8 +135,9 @@ public final class Aclnn {
                 } else {
                     AclRuntime.checkStream(operator, s);
                 }
-            } catch (Failure f) {
-                throw new Failure(f.status() == Status.PARAM_INVALID ? f.status() : Status.RUNTIME_ERROR, f.getMessage());
+            } catch (Failure f) { // runtime codes, as an operator reports them
+                throw new Failure(f.status() == Status.ACL_INVALID_PARAM ? Status.PARAM_INVALID : Status.RUNTIME_ERROR,
+                        f.getMessage());
             }
             boolean nullWorkspace = workspace == null || workspace.isNull();
             e.launch(operator, nullWorkspace ? null : workspace.block(), nullWorkspace ? 0 : workspace.byteOffset(),

@@ -24,9 +24,19 @@ public interface BulkMath {
     /**
      * The BCE-with-logits loss of each element, {@code ((1 − y)·x − (1 + (pw − 1)·y)·logσ(x))·w}
      * ({@code w}, {@code pw} null when absent). Writes the losses over {@code x} when {@code store},
-     * and returns their sum in double.
+     * otherwise returns their sum in double. {@code logσ} may be evaluated in fp32 (its error is
+     * an ulp of a value below log 2), but the terms are combined in double: they can cancel.
      */
     double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n, boolean store);
+
+    /**
+     * One PReLU row segment with weight {@code w}: {@code x[i] = x[i] > 0 ? g[i] : w·g[i]} in place,
+     * returning {@code Σ min(x[i], 0)·g[i]} (the gradWeight part) in double, for i in [from, to).
+     */
+    double preluRow(float[] x, float[] g, int from, int to, float w);
+
+    /** {@code a[i] = (float) (ca·a[i] + cb·b[i] + bias)}, computed in double (the terms can cancel). */
+    void affine(float[] a, float[] b, int n, double ca, double cb, double bias);
 
     /** {@code Σ a[i]} and {@code Σ a[i]·b[i]}, in double, into {@code out[0]} and {@code out[1]}. */
     void sumAndDot(float[] a, float[] b, int n, double[] out);

@@ -118,9 +118,7 @@ public final class GroupNormBackwardKernel {
             int len = (int) Math.min(Blocks.SIZE, hxw - done);
             dy.gather(row * hxw + done, a, len);
             x.gather(row * hxw + done, b, len);
-            for (int k = 0; k < len; k++) {
-                a[k] = (float) (coefDy * a[k] + coefX * b[k] + bias);
-            }
+            BulkMath.INSTANCE.affine(a, b, len, coefDy, coefX, bias);
             gradInput.scatter(row * hxw + done, a, len);
         }
     }

@@ -9,6 +9,9 @@ import io.github.aclnn4j.runtime.Status;
  * anything is written, so a bad target leaves the output as it was.
  */
 public final class NllLossBackwardKernel {
+    /** Elements zeroed per task: large, since a contiguous zero fill is a memset. */
+    private static final long FILL_BLOCK = 1 << 16;
+
     private NllLossBackwardKernel() {}
 
     /**
@@ -25,7 +28,10 @@ public final class NllLossBackwardKernel {
                         + " is out of range [0, " + classes + ") and is not ignoreIndex (" + ignoreIndex + ")");
             }
         }
-        out.fill(0, rows * classes, 0f);
+        long total = rows * classes;
+        long fillBlocks = (total + FILL_BLOCK - 1) / FILL_BLOCK;
+        Parallel.forEach(fillBlocks, FILL_BLOCK,
+                b -> out.fill(b * FILL_BLOCK, Math.min(FILL_BLOCK, total - b * FILL_BLOCK), 0f));
         float shared = perRowGrad ? 0f : grad.get(0);
         if (reduction == 1) {
             shared = shared / totalWeight.get(0);

@@ -99,17 +99,7 @@ public final class PreluBackwardKernel {
         float[] g = s.b;
         self.gather(start, x, len);
         grad.gather(start, g, len);
-        double acc = 0;
-        for (int i = 0; i < len; i++) {
-            float xi = x[i];
-            float gi = g[i];
-            if (xi > 0) {
-                x[i] = gi;
-            } else {
-                acc += (double) xi * gi;
-                x[i] = wk * gi;
-            }
-        }
+        double acc = BulkMath.INSTANCE.preluRow(x, g, 0, len, wk);
         gradInput.scatter(start, x, len);
         return acc;
     }
@@ -125,28 +115,18 @@ public final class PreluBackwardKernel {
         double[] acc = s.sums((int) layout.weights);
         float[] x = s.a;
         float[] g = s.b;
-        int c = 0;
-        long inInner = 0;
+        long inner = layout.inner;
         for (long at = start; at < end; at += Blocks.SIZE) {
             int len = (int) Math.min(Blocks.SIZE, end - at);
             self.gather(at, x, len);
             grad.gather(at, g, len);
-            for (int i = 0; i < len; i++) {
-                int k = shared ? 0 : c;
-                float xi = x[i];
-                float gi = g[i];
-                if (xi > 0) {
-                    x[i] = gi;
-                } else {
-                    acc[k] += (double) xi * gi;
-                    x[i] = w[k] * gi;
-                }
-                if (++inInner == layout.inner) {
-                    inInner = 0;
-                    if (++c == layout.channels) {
-                        c = 0;
-                    }
-                }
+            // Walk the block one row segment at a time: a segment has a single channel.
+            for (int i = 0; i < len; ) {
+                long row = (at + i) / inner;
+                int segmentEnd = (int) Math.min(len, (row + 1) * inner - at);
+                int k = shared ? 0 : (int) (row % layout.channels);
+                acc[k] += BulkMath.INSTANCE.preluRow(x, g, i, segmentEnd, w[k]);
+                i = segmentEnd;
             }
             gradInput.scatter(at, x, len);
         }

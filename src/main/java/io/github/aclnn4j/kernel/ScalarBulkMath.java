@@ -32,20 +32,41 @@ final class ScalarBulkMath implements BulkMath {
     static double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int from, int to, boolean store) {
         double sum = 0;
         for (int i = from; i < to; i++) {
-            float xi = x[i];
-            float yi = y[i];
-            float logSigmoid = Math.min(xi, 0f) - (float) Math.log1p(Math.exp(-Math.abs(xi)));
-            float p = pw == null ? 1f : pw[i];
-            float loss = (1f - yi) * xi - (1f + (p - 1f) * yi) * logSigmoid;
+            double xi = x[i];
+            double yi = y[i];
+            // StrictMath: the same bits interpreted or compiled, on every machine.
+            double logSigmoid = Math.min(xi, 0) - StrictMath.log1p(StrictMath.exp(-Math.abs(xi)));
+            double p = pw == null ? 1 : pw[i];
+            double loss = (1 - yi) * xi - (1 + (p - 1) * yi) * logSigmoid;
             if (w != null) {
                 loss *= w[i];
             }
             if (store) {
-                x[i] = loss;
+                x[i] = (float) loss;
+            } else {
+                sum += loss;
             }
-            sum += loss;
         }
         return sum;
+    }
+
+    @Override
+    public double preluRow(float[] x, float[] g, int from, int to, float w) {
+        double sum = 0;
+        for (int i = from; i < to; i++) {
+            float xi = x[i];
+            float gi = g[i];
+            sum += Math.min(xi, 0f) * gi;
+            x[i] = xi > 0 ? gi : w * gi;
+        }
+        return sum;
+    }
+
+    @Override
+    public void affine(float[] a, float[] b, int n, double ca, double cb, double bias) {
+        for (int i = 0; i < n; i++) {
+            a[i] = (float) (ca * a[i] + cb * b[i] + bias);
+        }
     }
 
     @Override

@@ -201,6 +201,10 @@ public final class StridedView {
     }
 
     private void loadRun(long off, long stride, float[] dst, int at, int n) {
+        if (stride == 0) { // a broadcast operand: one element read once
+            java.util.Arrays.fill(dst, at, at + n, load(off));
+            return;
+        }
         switch (dtype) {
             case FLOAT -> {
                 if (stride == 4) {

@@ -56,29 +56,134 @@ final class VectorBulkMath implements BulkMath {
 
     @Override
     public double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n, boolean store) {
-        DoubleVector acc0 = DoubleVector.zero(D);
-        DoubleVector acc1 = DoubleVector.zero(D);
-        int i = 0;
-        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
-            FloatVector xv = FloatVector.fromArray(F, x, i);
-            FloatVector yv = FloatVector.fromArray(F, y, i);
-            FloatVector softplus = xv.abs().neg().lanewise(VectorOperators.EXP).lanewise(VectorOperators.LOG1P);
-            FloatVector logSigmoid = xv.min(0f).sub(softplus);
-            FloatVector posFactor = pw == null ? FloatVector.broadcast(F, 1f)
-                    : FloatVector.fromArray(F, pw, i).sub(1f).mul(yv).add(1f);
-            FloatVector loss = yv.neg().add(1f).mul(xv).sub(posFactor.mul(logSigmoid));
-            if (w != null) {
-                loss = loss.mul(FloatVector.fromArray(F, w, i));
-            }
-            if (store) {
-                loss.intoArray(x, i);
-            } else {
-                acc0 = acc0.add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 0));
-                acc1 = acc1.add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 1));
+        DoubleVector acc = DoubleVector.zero(D);
+        for (int i = 0; i < n; i += F.length()) {
+            VectorMask<Float> in = F.indexInRange(i, n);
+            FloatVector xv = FloatVector.fromArray(F, x, i, in);
+            FloatVector yv = FloatVector.fromArray(F, y, i, in);
+            FloatVector pv = pw == null ? null : FloatVector.fromArray(F, pw, i, in);
+            FloatVector wv = w == null ? null : FloatVector.fromArray(F, w, i, in);
+            FloatVector softplus = log1pOfUnit(expOfNegative(xv.abs()));
+            for (int part = 0; part < 2; part++) {
+                DoubleVector xd = half(xv, part);
+                DoubleVector yd = half(yv, part);
+                DoubleVector logSigmoid = xd.min(0).sub(half(softplus, part));
+                DoubleVector posFactor = pv == null ? DoubleVector.broadcast(D, 1) : half(pv, part).sub(1).mul(yd).add(1);
+                DoubleVector loss = yd.neg().add(1).mul(xd).sub(posFactor.mul(logSigmoid));
+                if (wv != null) {
+                    loss = loss.mul(half(wv, part));
+                }
+                int from = i + part * D.length();
+                if (store) {
+                    ((FloatVector) loss.convertShape(VectorOperators.D2F, F, 0))
+                            .intoArray(x, from, F.indexInRange(from, Math.min(n, from + D.length())));
+                } else {
+                    acc = acc.add(loss, D.indexInRange(from, n));
+                }
             }
         }
-        double sum = store ? 0 : acc0.add(acc1).reduceLanes(VectorOperators.ADD);
-        return sum + ScalarBulkMath.bceWithLogits(x, y, w, pw, i, n, store);
+        return store ? 0 : sumLanes(acc);
+    }
+
+    // exp and log1p from IEEE add, mul, fma and div only: the Vector API's own EXP and LOG1P give
+    // different last bits interpreted and JIT-compiled, which would break run-to-run determinism.
+    private static final float LOG2E = 1.44269504f;
+    private static final float LN2_HI = 0.693145752f;
+    private static final float LN2_LO = 1.42860677e-6f;
+    /** 1/k! for k = 5 … 0, after the first Horner step (1/7!, 1/6!). */
+    private static final float[] EXP_SERIES = {1f / 120, 1f / 24, 1f / 6, 0.5f, 1f, 1f};
+    /** 1/(2k+1) for k = 5 … 0, after the first Horner step (1/15, 1/13). */
+    private static final float[] ATANH_SERIES = {1f / 11, 1f / 9, 1f / 7, 1f / 5, 1f / 3, 1f};
+
+    /** {@code exp(−a)} for {@code a ≥ 0} (NaN stays NaN), within a few ulps; 0 once it underflows. */
+    static FloatVector expOfNegative(FloatVector a) {
+        FloatVector clamped = a.min(104f);
+        IntVector k = (IntVector) clamped.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
+        FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
+        // r = a − k·ln2 in [−ln2/2, ln2/2]; e^−a = 2^−k · e^−r, e^−r by its Taylor series to r^7
+        FloatVector r = kf.neg().fma(splat(LN2_HI), clamped);
+        r = kf.neg().fma(splat(LN2_LO), r);
+        FloatVector y = r.neg();
+        FloatVector p = y.fma(1f / 5040, 1f / 720);
+        for (float c : EXP_SERIES) {
+            p = p.fma(y, splat(c));
+        }
+        FloatVector scale = k.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+        return p.mul(scale).blend(0f, k.compare(VectorOperators.GT, 126).cast(F));
+    }
+
+    /** {@code log1p(t)} for {@code t ∈ [0, 1]}, as {@code 2·atanh(t / (2 + t))}: no loss for small t. */
+    static FloatVector log1pOfUnit(FloatVector t) {
+        FloatVector s = t.div(t.add(2f));
+        FloatVector s2 = s.mul(s);
+        FloatVector series = s2.fma(1f / 15, 1f / 13);
+        for (float c : ATANH_SERIES) {
+            series = series.fma(s2, splat(c));
+        }
+        return s.add(s).mul(series);
+    }
+
+    private static FloatVector splat(float c) {
+        return FloatVector.broadcast(F, c);
+    }
+
+    /** Lanes [part·D, (part+1)·D) of {@code v}, widened to double. */
+    private static DoubleVector half(FloatVector v, int part) {
+        return (DoubleVector) v.convertShape(VectorOperators.F2D, D, part);
+    }
+
+    @Override
+    public double preluRow(float[] x, float[] g, int from, int to, float w) {
+        FloatVector acc = FloatVector.zero(F);
+        int i = from;
+        for (int bound = from + F.loopBound(to - from); i < bound; i += F.length()) {
+            FloatVector xv = FloatVector.fromArray(F, x, i);
+            FloatVector gv = FloatVector.fromArray(F, g, i);
+            acc = xv.min(0f).fma(gv, acc);
+            gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f)).intoArray(x, i);
+        }
+        double sum = sumLanes(acc);
+        for (; i < to; i++) {
+            float xi = x[i];
+            float gi = g[i];
+            sum += Math.min(xi, 0f) * gi;
+            x[i] = xi > 0 ? gi : w * gi;
+        }
+        return sum;
+    }
+
+    /** The lanes of {@code v} added in double, in lane order. */
+    private static double sumLanes(FloatVector v) {
+        return sumLanes(half(v, 0)) + sumLanes(half(v, 1));
+    }
+
+    /**
+     * The lanes of {@code v} added one by one in lane order: {@code reduceLanes(ADD)} leaves the
+     * order open, and it differs between the interpreted and the compiled code.
+     */
+    private static double sumLanes(DoubleVector v) {
+        double sum = 0;
+        for (int i = 0; i < D.length(); i++) {
+            sum += v.lane(i);
+        }
+        return sum;
+    }
+
+    @Override
+    public void affine(float[] a, float[] b, int n, double ca, double cb, double bias) {
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            FloatVector av = FloatVector.fromArray(F, a, i);
+            FloatVector bv = FloatVector.fromArray(F, b, i);
+            for (int part = 0; part < 2; part++) {
+                DoubleVector r = half(av, part).mul(ca).add(half(bv, part).mul(cb)).add(bias);
+                ((FloatVector) r.convertShape(VectorOperators.D2F, F, 0))
+                        .intoArray(a, i + part * D.length(), F.indexInRange(0, D.length()));
+            }
+        }
+        for (; i < n; i++) {
+            a[i] = (float) (ca * a[i] + cb * b[i] + bias);
+        }
     }
 
     @Override
@@ -98,8 +203,8 @@ final class VectorBulkMath implements BulkMath {
             d0 = a0.fma((DoubleVector) bv.convertShape(VectorOperators.F2D, D, 0), d0);
             d1 = a1.fma((DoubleVector) bv.convertShape(VectorOperators.F2D, D, 1), d1);
         }
-        double s = s0.add(s1).reduceLanes(VectorOperators.ADD);
-        double d = d0.add(d1).reduceLanes(VectorOperators.ADD);
+        double s = sumLanes(s0.add(s1));
+        double d = sumLanes(d0.add(d1));
         for (; i < n; i++) {
             s += a[i];
             d += (double) a[i] * b[i];

@@ -11,7 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * The checks operators share, each failing with the documented status and a message of the form
@@ -22,7 +22,7 @@ final class Checks {
     static final int MAX_RANK = 8;
 
     private final String op;
-    private final Set<MemoryBlock> blocks = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<MemoryBlock, String> blocks = new IdentityHashMap<>();
 
     Checks(String op) {
         this.op = op;
@@ -32,8 +32,8 @@ final class Checks {
         return op;
     }
 
-    List<MemoryBlock> blocks() {
-        return List.copyOf(blocks);
+    Map<MemoryBlock, String> blocks() {
+        return Collections.unmodifiableMap(new IdentityHashMap<>(blocks));
     }
 
     void notNull(String name, TensorDesc t) {
@@ -183,7 +183,7 @@ final class Checks {
                     + Shapes.str(strides) + ", offset " + t.offset() + ") spans bytes [" + startByte + ", " + endByte
                     + ") of its allocation, which has " + block.byteSize() + " bytes");
         }
-        blocks.add(block);
+        blocks.merge(block, name, (a, b) -> java.util.List.of(a.split(", ")).contains(b) ? a : a + ", " + b);
         return new StridedView(block.segment(), startByte, dtype, shape, Shapes.broadcastStrides(dims, strides, shape));
     }
 
@@ -205,7 +205,7 @@ final class Checks {
 
     /** A plan with nothing to do. */
     Plan noWork() {
-        return new KernelPlan(op, 0, 0, List.of(), ws -> { });
+        return new KernelPlan(op, 0, 0, Map.of(), ws -> { });
     }
 
     @FunctionalInterface
@@ -213,7 +213,8 @@ final class Checks {
         void run(MemorySegment workspace);
     }
 
-    private record KernelPlan(String operator, long workspaceSize, long elements, List<MemoryBlock> blocks, Body body)
+    private record KernelPlan(String operator, long workspaceSize, long elements, Map<MemoryBlock, String> blocks,
+            Body body)
             implements Plan {
         @Override
         public void run(MemorySegment workspace) {

@@ -74,11 +74,12 @@ public final class Executor {
             }
             scratch = seg.asSlice(workspaceOffset, needed);
         }
-        for (MemoryBlock b : plan.blocks()) {
-            if (!b.isLive()) {
-                throw Status.invalid(operator + ": a tensor's memory was freed after phase 1 (" + b.describe() + ")");
+        plan.blocks().forEach((block, names) -> {
+            if (!block.isLive()) {
+                throw Status.invalid(operator + ": the memory of " + names + " was freed after phase 1 ("
+                        + block.describe() + ")");
             }
-        }
+        });
         synchronized (this) {
             checkNotReleased(operator);
             launched = true;

@@ -2,7 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.runtime.MemoryBlock;
 import java.lang.foreign.MemorySegment;
-import java.util.List;
+import java.util.Map;
 
 /** The work an operator's phase 1 planned: checked, sized, and ready to run on a stream. */
 public interface Plan {
@@ -12,8 +12,8 @@ public interface Plan {
     /** Scratch bytes {@link #run} uses from the workspace; 0 when none. */
     long workspaceSize();
 
-    /** The memory the plan reads and writes, which must still be live when it is launched. */
-    List<MemoryBlock> blocks();
+    /** The memory the plan uses, each with the tensor names pointing into it: it must still be live at launch. */
+    Map<MemoryBlock, String> blocks();
 
     /** Elements the run touches, roughly: small plans run inline on an idle stream. */
     long elements();

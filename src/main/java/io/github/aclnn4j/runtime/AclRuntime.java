@@ -179,11 +179,11 @@ public final class AclRuntime {
         return workDevice(function).defaultStream();
     }
 
-    /** Checks that {@code s} may take work: the runtime is up and the stream not destroyed. */
+    /** Checks that {@code s} may take work: the runtime is up (100001) and the stream not destroyed (100000). */
     public static void checkStream(String function, Stream s) {
         requireInit(function);
         if (s.isDestroyed()) {
-            throw Status.invalid(function + ": the stream was destroyed");
+            throw Status.aclInvalid(function + ": the stream was destroyed (by aclrtDestroyStream or aclFinalize)");
         }
     }
 
