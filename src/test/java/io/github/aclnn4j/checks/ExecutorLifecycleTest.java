@@ -1,0 +1,239 @@
+package io.github.aclnn4j.checks;
+
+import static io.github.aclnn4j.acl.AclDataType.ACL_FLOAT;
+import static io.github.aclnn4j.acl.AclDataType.ACL_FLOAT16;
+import static io.github.aclnn4j.checks.Change.INVALID;
+import static io.github.aclnn4j.checks.Change.NULLPTR;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.aclnn4j.acl.Acl;
+import io.github.aclnn4j.acl.AclOpExecutor;
+import io.github.aclnn4j.acl.AclRt;
+import io.github.aclnn4j.acl.AclrtMemcpyKind;
+import io.github.aclnn4j.acl.AclrtStream;
+import io.github.aclnn4j.acl.Pointer;
+import io.github.aclnn4j.testing.TestDevice;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** SPEC §3: phase 2's own checks and the life of an executor (single use, repeatable, destroyed, wrong operator). */
+class ExecutorLifecycleTest {
+    private static final int INNER_NULLPTR = 561103;
+
+    private record Planned(OpArgs args, AclOpExecutor executor, long workspaceSize) {}
+
+    private static Planned plan(OpArgs args) {
+        long[] size = new long[1];
+        AclOpExecutor executor = args.planned(size);
+        return new Planned(args, executor, size[0]);
+    }
+
+    private static Pointer workspaceFor(DeviceArena arena, long size) {
+        return size > 0 ? arena.buffer(size) : new Pointer();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Operator.class)
+    void nullExecutor(Operator op) {
+        TestDevice.init();
+        Calls.fails(NULLPTR, op.cName, op.cName + "(executor null)", () -> op.launch(new Pointer(), 0, null, null));
+        Calls.fails(NULLPTR, op.cName, op.cName + "(empty executor holder)",
+                () -> op.launch(new Pointer(), 0, new AclOpExecutor(), null));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Operator.class)
+    void nullWorkspaceWithNonZeroSize(Operator op) {
+        try (DeviceArena arena = new DeviceArena()) {
+            Planned p = plan(op.baseline(arena, ACL_FLOAT));
+            long claimed = p.workspaceSize() + 64;
+            Calls.fails(NULLPTR, op.cName, op.cName + "(null Pointer, size " + claimed + ")",
+                    () -> op.launch(new Pointer(), claimed, p.executor(), null));
+            Calls.fails(NULLPTR, op.cName, op.cName + "(Java null, size " + claimed + ")",
+                    () -> op.launch(null, claimed, p.executor(), null));
+            Calls.fails(NULLPTR, op.cName, op.cName + "(null, size 2^64-1)",
+                    () -> op.launch(null, -1L, p.executor(), null));
+        }
+    }
+
+    /** A configuration whose phase 1 asks for workspace, if any operator ever does. */
+    private static Optional<Planned> needingWorkspace(DeviceArena arena) {
+        Stream<Function<DeviceArena, OpArgs>> candidates = Stream.of(
+                a -> Operator.BCE_WITH_LOGITS.baseline(a, ACL_FLOAT).set("reduction", 1).reshape("self", 64, 1024)
+                        .reshape("target", 64, 1024).reshape("weightOptional", 1024).reshape("posWeightOptional", 1024)
+                        .reshape("out", 1),
+                a -> Operator.BCE_WITH_LOGITS.baseline(a, ACL_FLOAT16).set("reduction", 2).reshape("self", 64, 1024)
+                        .reshape("target", 64, 1024).reshape("weightOptional", 1024).reshape("posWeightOptional", 1024)
+                        .reshape("out", 1),
+                a -> Operator.PRELU_BACKWARD.baseline(a, ACL_FLOAT).reshape("self", 64, 3, 4096)
+                        .reshape("gradOutput", 64, 3, 4096).reshape("gradInput", 64, 3, 4096),
+                a -> Operator.PRELU_BACKWARD.baseline(a, ACL_FLOAT).reshape("self", 64, 3, 4096)
+                        .reshape("gradOutput", 64, 3, 4096).reshape("gradInput", 64, 3, 4096).reshape("weight", 1)
+                        .reshape("gradWeight", 1),
+                a -> Operator.GROUP_NORM_BACKWARD.baseline(a, ACL_FLOAT).set("N", 64).set("C", 64).set("HxW", 256)
+                        .set("group", 8).reshape("gradOut", 64, 64, 256).reshape("input", 64, 64, 256)
+                        .reshape("gradInput", 64, 64, 256).reshape("mean", 64, 8).reshape("rstd", 64, 8)
+                        .reshape("gamma", 64).reshape("gradGammaOut", 64).reshape("gradBetaOut", 64),
+                a -> Operator.BCE_BACKWARD.baseline(a, ACL_FLOAT16).set("reduction", 1),
+                a -> Operator.NLL_LOSS_BACKWARD.baseline(a, ACL_FLOAT));
+        return candidates.map(c -> plan(c.apply(arena))).filter(p -> p.workspaceSize() > 0).findFirst();
+    }
+
+    @Test
+    void workspaceSmallerThanAskedFor() {
+        try (DeviceArena arena = new DeviceArena()) {
+            Optional<Planned> found = needingWorkspace(arena);
+            Assumptions.assumeTrue(found.isPresent(), "no operator configuration tried asks for a workspace");
+            Planned p = found.get();
+            Operator op = p.args().operator;
+            long needed = p.workspaceSize();
+            Pointer workspace = arena.buffer(needed);
+            Calls.fails(INVALID, op.cName, op.cName + "(workspaceSize one short)",
+                    () -> op.launch(workspace, needed - 1, p.executor(), null));
+            if (needed > 1) {
+                Calls.failsSomehow(op.cName, op.cName + "(workspace buffer one byte short)",
+                        () -> op.launch(arena.buffer(needed - 1), needed, p.executor(), null));
+            }
+            Calls.failsSomehow(op.cName, op.cName + "(workspace pointer near the end of its buffer)",
+                    () -> op.launch(workspace.withByteOffset(1), needed, p.executor(), null));
+            Pointer freed = arena.buffer(needed);
+            arena.free(freed);
+            Calls.failsSomehow(op.cName, op.cName + "(freed workspace)",
+                    () -> op.launch(freed, needed, p.executor(), null));
+            Calls.ok(op.cName, () -> op.launch(workspace, needed, p.executor(), null));
+            Calls.ok("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Operator.class)
+    void executorIsSingleUse(Operator op) {
+        try (DeviceArena arena = new DeviceArena()) {
+            Planned p = plan(op.baseline(arena, ACL_FLOAT));
+            Pointer workspace = workspaceFor(arena, p.workspaceSize());
+            Calls.ok(op.cName, () -> op.launch(workspace, p.workspaceSize(), p.executor(), null));
+            Calls.ok("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
+            Calls.fails(INVALID, op.cName, op.cName + " second run",
+                    () -> op.launch(workspace, p.workspaceSize(), p.executor(), null));
+            Calls.failsSomehow("aclSetAclOpExecutorRepeatable", "aclSetAclOpExecutorRepeatable after the run",
+                    () -> Acl.setAclOpExecutorRepeatable(p.executor()));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Operator.class)
+    void repeatableExecutorRunsUntilDestroyed(Operator op) {
+        try (DeviceArena arena = new DeviceArena()) {
+            Planned p = plan(op.baseline(arena, ACL_FLOAT));
+            Pointer workspace = workspaceFor(arena, p.workspaceSize());
+            Calls.ok("aclSetAclOpExecutorRepeatable", () -> Acl.setAclOpExecutorRepeatable(p.executor()));
+            for (int run = 0; run < 3; run++) {
+                Calls.ok(op.cName + " run " + run, () -> op.launch(workspace, p.workspaceSize(), p.executor(), null));
+            }
+            Calls.ok("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
+            Calls.ok("aclDestroyAclOpExecutor", () -> Acl.destroyAclOpExecutor(p.executor()));
+            Calls.failsSomehow(op.cName, op.cName + " after aclDestroyAclOpExecutor",
+                    () -> op.launch(workspace, p.workspaceSize(), p.executor(), null));
+        }
+    }
+
+    /** A repeatable executor reads its inputs at each run, as a replayed device program would. */
+    @Test
+    void repeatableExecutorSeesNewInputData() {
+        try (DeviceArena arena = new DeviceArena()) {
+            OpArgs args = Operator.BCE_BACKWARD.baseline(arena, ACL_FLOAT)
+                    .set("gradOutput", arena.values(ACL_FLOAT, new double[] {1, 1, 1, 1, 1, 1}, 2, 3))
+                    .set("self", arena.values(ACL_FLOAT, new double[] {0.25, 0.25, 0.25, 0.25, 0.25, 0.25}, 2, 3))
+                    .set("target", arena.values(ACL_FLOAT, new double[6], 2, 3)).set("weightOptional", null);
+            Planned p = plan(args);
+            Pointer workspace = workspaceFor(arena, p.workspaceSize());
+            Calls.ok("aclSetAclOpExecutorRepeatable", () -> Acl.setAclOpExecutorRepeatable(p.executor()));
+            Pointer out = arena.spec(args.tensor("out")).data();
+            Pointer self = arena.spec(args.tensor("self")).data();
+            // out = (self - 0) / ((1 - self) * self) = 1 / (1 - self)
+            for (float x : new float[] {0.25f, 0.5f, 0.75f}) {
+                float[] host = new float[6];
+                Arrays.fill(host, x);
+                Calls.ok("memcpy", () -> AclRt.memcpy(self, 24, Pointer.to(host), 24,
+                        AclrtMemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE));
+                Calls.ok("run", () -> Operator.BCE_BACKWARD.launch(workspace, p.workspaceSize(), p.executor(), null));
+                Calls.ok("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
+                float[] expected = new float[6];
+                Arrays.fill(expected, 1 / (1 - x));
+                assertArrayEquals(expected, DeviceArena.readFloats(out, 6), 1e-6f, "self = " + x);
+            }
+            Calls.ok("aclDestroyAclOpExecutor", () -> Acl.destroyAclOpExecutor(p.executor()));
+        }
+    }
+
+    @Test
+    void destroyingNoExecutor() {
+        Calls.fails(INNER_NULLPTR, "aclDestroyAclOpExecutor", "aclDestroyAclOpExecutor(null)",
+                () -> Acl.destroyAclOpExecutor(null));
+        Calls.fails(INNER_NULLPTR, "aclDestroyAclOpExecutor", "aclDestroyAclOpExecutor(empty holder)",
+                () -> Acl.destroyAclOpExecutor(new AclOpExecutor()));
+        Calls.failsSomehow("aclSetAclOpExecutorRepeatable", "aclSetAclOpExecutorRepeatable(null)",
+                () -> Acl.setAclOpExecutorRepeatable(null));
+    }
+
+    static Stream<Arguments> operatorPairs() {
+        return Stream.of(Operator.values()).flatMap(a -> Stream.of(Operator.values()).filter(b -> b != a)
+                .map(b -> Arguments.of(a, b)));
+    }
+
+    @ParameterizedTest(name = "executor of {0} run by {1}")
+    @MethodSource("operatorPairs")
+    void executorOfAnotherOperator(Operator planner, Operator runner) {
+        try (DeviceArena arena = new DeviceArena()) {
+            Planned p = plan(planner.baseline(arena, ACL_FLOAT));
+            Pointer workspace = workspaceFor(arena, p.workspaceSize());
+            byte[] outBefore = arena.dataBytes(p.args().tensor(planner.outputSlots.get(0)), 4);
+            Calls.fails(INVALID, runner.cName, runner.cName + " with an executor of " + planner.cName,
+                    () -> runner.launch(workspace, p.workspaceSize(), p.executor(), null));
+            Calls.ok("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
+            assertArrayEquals(outBefore, arena.dataBytes(p.args().tensor(planner.outputSlots.get(0)), 4),
+                    "the refused executor ran anyway");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Operator.class)
+    void destroyedStream(Operator op) {
+        try (DeviceArena arena = new DeviceArena()) {
+            AclrtStream stream = new AclrtStream();
+            Calls.ok("aclrtCreateStream", () -> AclRt.createStream(stream));
+            Calls.ok("aclrtDestroyStream", () -> AclRt.destroyStream(stream));
+            Planned p = plan(op.baseline(arena, ACL_FLOAT));
+            Pointer workspace = workspaceFor(arena, p.workspaceSize());
+            Calls.failsSomehow(op.cName, op.cName + " on a destroyed stream",
+                    () -> op.launch(workspace, p.workspaceSize(), p.executor(), stream));
+        }
+    }
+
+    @Test
+    void manyExecutorsMayWaitToRun() {
+        try (DeviceArena arena = new DeviceArena()) {
+            OpArgs args = Operator.PRELU_BACKWARD.baseline(arena, ACL_FLOAT);
+            Planned[] planned = new Planned[50];
+            for (int i = 0; i < planned.length; i++) {
+                planned[i] = plan(args);
+            }
+            for (Planned p : planned) {
+                Pointer workspace = workspaceFor(arena, p.workspaceSize());
+                Calls.ok("launch",
+                        () -> Operator.PRELU_BACKWARD.launch(workspace, p.workspaceSize(), p.executor(), null));
+            }
+            Calls.ok("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
+            assertEquals(null, Acl.getRecentErrMsg());
+        }
+    }
+}
