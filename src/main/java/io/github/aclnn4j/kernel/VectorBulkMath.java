@@ -21,6 +21,9 @@ final class VectorBulkMath implements BulkMath {
     private static final VectorSpecies<Double> D = VectorSpecies.of(double.class,
             VectorShape.forBitSize(F.vectorBitSize()));
 
+    /** The lanes that {@code convertShape(D2F, F, -1)} fills. */
+    private static final VectorMask<Float> UPPER_HALF = F.indexInRange(-D.length(), D.length());
+
     @Override
     public String name() {
         return "vector-" + F.vectorBitSize();
@@ -57,32 +60,66 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n, boolean store) {
         DoubleVector acc = DoubleVector.zero(D);
-        for (int i = 0; i < n; i += F.length()) {
-            VectorMask<Float> in = F.indexInRange(i, n);
-            FloatVector xv = FloatVector.fromArray(F, x, i, in);
-            FloatVector yv = FloatVector.fromArray(F, y, i, in);
-            FloatVector pv = pw == null ? null : FloatVector.fromArray(F, pw, i, in);
-            FloatVector wv = w == null ? null : FloatVector.fromArray(F, w, i, in);
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            FloatVector xv = FloatVector.fromArray(F, x, i);
+            FloatVector yv = FloatVector.fromArray(F, y, i);
+            FloatVector wv = w == null ? null : FloatVector.fromArray(F, w, i);
+            FloatVector pv = pw == null ? null : FloatVector.fromArray(F, pw, i);
             FloatVector softplus = log1pOfUnit(expOfNegative(xv.abs()));
-            for (int part = 0; part < 2; part++) {
-                DoubleVector xd = half(xv, part);
-                DoubleVector yd = half(yv, part);
-                DoubleVector logSigmoid = xd.min(0).sub(half(softplus, part));
-                DoubleVector posFactor = pv == null ? DoubleVector.broadcast(D, 1) : half(pv, part).sub(1).mul(yd).add(1);
-                DoubleVector loss = yd.neg().add(1).mul(xd).sub(posFactor.mul(logSigmoid));
-                if (wv != null) {
-                    loss = loss.mul(half(wv, part));
-                }
-                int from = i + part * D.length();
-                if (store) {
-                    ((FloatVector) loss.convertShape(VectorOperators.D2F, F, 0))
-                            .intoArray(x, from, F.indexInRange(from, Math.min(n, from + D.length())));
-                } else {
-                    acc = acc.add(loss, D.indexInRange(from, n));
+            DoubleVector lo = bceLoss(xv, yv, wv, pv, softplus, 0);
+            DoubleVector hi = bceLoss(xv, yv, wv, pv, softplus, 1);
+            if (store) {
+                narrow(lo, hi).intoArray(x, i);
+            } else {
+                acc = acc.add(lo).add(hi);
+            }
+        }
+        double sum = store ? 0 : sumLanes(acc);
+        if (i < n) { // the tail, zero-padded to one vector so that it gets the same arithmetic
+            int rest = n - i;
+            FloatVector xv = FloatVector.fromArray(F, tail(x, i, rest), 0);
+            FloatVector yv = FloatVector.fromArray(F, tail(y, i, rest), 0);
+            FloatVector wv = w == null ? null : FloatVector.fromArray(F, tail(w, i, rest), 0);
+            FloatVector pv = pw == null ? null : FloatVector.fromArray(F, tail(pw, i, rest), 0);
+            FloatVector softplus = log1pOfUnit(expOfNegative(xv.abs()));
+            DoubleVector lo = bceLoss(xv, yv, wv, pv, softplus, 0);
+            DoubleVector hi = bceLoss(xv, yv, wv, pv, softplus, 1);
+            if (store) {
+                float[] out = narrow(lo, hi).toArray();
+                System.arraycopy(out, 0, x, i, rest);
+            } else {
+                for (int lane = 0; lane < rest; lane++) {
+                    sum += lane < D.length() ? lo.lane(lane) : hi.lane(lane - D.length());
                 }
             }
         }
-        return store ? 0 : sumLanes(acc);
+        return sum;
+    }
+
+    /** Half {@code part} of one vector's losses, combined in double (the terms can cancel). */
+    private static DoubleVector bceLoss(FloatVector xv, FloatVector yv, FloatVector wv, FloatVector pv,
+            FloatVector softplus, int part) {
+        DoubleVector xd = half(xv, part);
+        DoubleVector yd = half(yv, part);
+        DoubleVector logSigmoid = xd.min(0).sub(half(softplus, part));
+        DoubleVector posFactor = pv == null ? DoubleVector.broadcast(D, 1) : half(pv, part).sub(1).mul(yd).add(1);
+        DoubleVector loss = yd.neg().add(1).mul(xd).sub(posFactor.mul(logSigmoid));
+        return wv == null ? loss : loss.mul(half(wv, part));
+    }
+
+    /** {@code a[from, from + n)} copied into a zeroed array of one vector's length. */
+    private static float[] tail(float[] a, int from, int n) {
+        float[] t = new float[F.length()];
+        System.arraycopy(a, from, t, 0, n);
+        return t;
+    }
+
+    /** Two double halves rounded back into one float vector, low half first. */
+    private static FloatVector narrow(DoubleVector lo, DoubleVector hi) {
+        FloatVector low = (FloatVector) lo.convertShape(VectorOperators.D2F, F, 0);
+        FloatVector high = (FloatVector) hi.convertShape(VectorOperators.D2F, F, -1);
+        return low.blend(high, UPPER_HALF);
     }
 
     // exp and log1p from IEEE add, mul, fma and div only: the Vector API's own EXP and LOG1P give
@@ -90,24 +127,18 @@ final class VectorBulkMath implements BulkMath {
     private static final float LOG2E = 1.44269504f;
     private static final float LN2_HI = 0.693145752f;
     private static final float LN2_LO = 1.42860677e-6f;
-    /** 1/k! for k = 5 … 0, after the first Horner step (1/7!, 1/6!). */
-    private static final float[] EXP_SERIES = {1f / 120, 1f / 24, 1f / 6, 0.5f, 1f, 1f};
-    /** 1/(2k+1) for k = 5 … 0, after the first Horner step (1/15, 1/13). */
-    private static final float[] ATANH_SERIES = {1f / 11, 1f / 9, 1f / 7, 1f / 5, 1f / 3, 1f};
 
     /** {@code exp(−a)} for {@code a ≥ 0} (NaN stays NaN), within a few ulps; 0 once it underflows. */
     static FloatVector expOfNegative(FloatVector a) {
         FloatVector clamped = a.min(104f);
-        IntVector k = (IntVector) clamped.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
+        IntVector k = (IntVector) clamped.fma(splat(LOG2E), splat(0.5f)).convertShape(VectorOperators.F2I, I, 0);
         FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
         // r = a − k·ln2 in [−ln2/2, ln2/2]; e^−a = 2^−k · e^−r, e^−r by its Taylor series to r^7
         FloatVector r = kf.neg().fma(splat(LN2_HI), clamped);
         r = kf.neg().fma(splat(LN2_LO), r);
         FloatVector y = r.neg();
-        FloatVector p = y.fma(1f / 5040, 1f / 720);
-        for (float c : EXP_SERIES) {
-            p = p.fma(y, splat(c));
-        }
+        FloatVector p = y.fma(splat(1f / 5040), splat(1f / 720)).fma(y, splat(1f / 120)).fma(y, splat(1f / 24))
+                .fma(y, splat(1f / 6)).fma(y, splat(0.5f)).fma(y, splat(1f)).fma(y, splat(1f));
         FloatVector scale = k.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
         return p.mul(scale).blend(0f, k.compare(VectorOperators.GT, 126).cast(F));
     }
@@ -116,10 +147,8 @@ final class VectorBulkMath implements BulkMath {
     static FloatVector log1pOfUnit(FloatVector t) {
         FloatVector s = t.div(t.add(2f));
         FloatVector s2 = s.mul(s);
-        FloatVector series = s2.fma(1f / 15, 1f / 13);
-        for (float c : ATANH_SERIES) {
-            series = series.fma(s2, splat(c));
-        }
+        FloatVector series = s2.fma(splat(1f / 15), splat(1f / 13)).fma(s2, splat(1f / 11)).fma(s2, splat(1f / 9))
+                .fma(s2, splat(1f / 7)).fma(s2, splat(1f / 5)).fma(s2, splat(1f / 3)).fma(s2, splat(1f));
         return s.add(s).mul(series);
     }
 
@@ -175,11 +204,8 @@ final class VectorBulkMath implements BulkMath {
         for (int bound = F.loopBound(n); i < bound; i += F.length()) {
             FloatVector av = FloatVector.fromArray(F, a, i);
             FloatVector bv = FloatVector.fromArray(F, b, i);
-            for (int part = 0; part < 2; part++) {
-                DoubleVector r = half(av, part).mul(ca).add(half(bv, part).mul(cb)).add(bias);
-                ((FloatVector) r.convertShape(VectorOperators.D2F, F, 0))
-                        .intoArray(a, i + part * D.length(), F.indexInRange(0, D.length()));
-            }
+            narrow(half(av, 0).mul(ca).add(half(bv, 0).mul(cb)).add(bias),
+                    half(av, 1).mul(ca).add(half(bv, 1).mul(cb)).add(bias)).intoArray(a, i);
         }
         for (; i < n; i++) {
             a[i] = (float) (ca * a[i] + cb * b[i] + bias);
