@@ -1,0 +1,54 @@
+package io.github.aclnn4j.reference;
+
+import io.github.aclnn4j.acl.Aclnn;
+import java.util.Arrays;
+
+/** A random aclnnBinaryCrossEntropyBackward case: shapes, broadcasts, mixed dtypes, layouts, reductions. */
+public final class BinaryCrossEntropyBackwardCase {
+    private BinaryCrossEntropyBackwardCase() {}
+
+    /** Runs the case of {@code seed}, checks it against the reference, and returns the output's bits. */
+    public static long[][] run(long seed, int maxNumel) {
+        try (CaseContext ctx = new CaseContext("aclnnBinaryCrossEntropyBackward", seed)) {
+            CaseRandom r = ctx.random;
+            long[] shape = r.shape(r.nextInt(9), maxNumel, 20);
+            int reduction = r.nextInt(3);
+            long[] gradShape = reduction != Reference.NONE && r.nextBoolean()
+                    ? (shape.length == 0 ? new long[0] : r.oneElementShape())
+                    : r.broadcastableTo(shape);
+            boolean weighted = r.nextBoolean();
+            ctx.note("reduction", reduction);
+            ctx.note("weight", weighted);
+
+            DeviceTensor grad = ctx.input("gradOutput", r.floatType(), gradShape, () -> r.uniform(-2, 2));
+            DeviceTensor self = ctx.input("self", r.floatType(), shape, () -> probability(r));
+            DeviceTensor target = ctx.input("target", r.floatType(), r.broadcastableTo(shape), () -> probability(r));
+            DeviceTensor weight = weighted
+                    ? ctx.input("weight", r.floatType(), r.broadcastableTo(shape), () -> r.uniform(0, 3))
+                    : null;
+            DeviceTensor out = ctx.output("out", r.floatType(), shape);
+
+            Launch.run(ctx::describe, r.oneIn(4),
+                    (ws, ex) -> Aclnn.binaryCrossEntropyBackwardGetWorkspaceSize(grad.tensor, self.tensor, target.tensor,
+                            weighted ? weight.tensor : null, reduction, out.tensor, ws, ex),
+                    Aclnn::binaryCrossEntropyBackward);
+
+            Reference.Expected expected = Reference.binaryCrossEntropyBackward(grad.arr(), self.arr(),
+                    target.arr(), weighted ? weight.arr() : null, reduction);
+            long[] outBits = out.readOutputBits();
+            Compare.check("out", out.type, expected, outBits, ctx);
+            for (DeviceTensor input : Arrays.asList(grad, self, target, weight)) {
+                if (input != null) {
+                    input.assertUntouched();
+                }
+            }
+            return new long[][] {outBits};
+        }
+    }
+
+    /** Mostly in (0, 1), with exact 0 and 1 now and then (where the 1e-12 clamp acts). */
+    private static double probability(CaseRandom r) {
+        int pick = r.nextInt(20);
+        return pick == 0 ? 0 : pick == 1 ? 1 : r.uniform(0, 1);
+    }
+}

@@ -1,0 +1,54 @@
+package io.github.aclnn4j.reference;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.DoubleSupplier;
+
+/**
+ * One random case: its generator, the tensors it put on the device (released on close) and a
+ * description that names the seed, the parameters and every tensor's layout, for failure messages.
+ */
+public final class CaseContext implements AutoCloseable {
+    public final CaseRandom random;
+    private final StringBuilder description;
+    private final List<DeviceTensor> tensors = new ArrayList<>();
+
+    public CaseContext(String operator, long seed) {
+        this.random = new CaseRandom(seed);
+        this.description = new StringBuilder(operator).append(" seed ").append(seed);
+    }
+
+    public void note(String what, Object value) {
+        description.append(", ").append(what).append(' ').append(value);
+    }
+
+    /** An input in a random layout (stride-0 dimensions allowed) whose allocation is filled from {@code values}. */
+    public DeviceTensor input(String name, StoredType type, long[] shape, DoubleSupplier values) {
+        return add(DeviceTensor.input(name, type, StridedLayout.random(random.rng, shape, true), values));
+    }
+
+    /** An output in a random non-overlapping layout, filled with the sentinel. */
+    public DeviceTensor output(String name, StoredType type, long[] shape) {
+        return add(DeviceTensor.output(name, type, StridedLayout.random(random.rng, shape, false)));
+    }
+
+    private DeviceTensor add(DeviceTensor t) {
+        tensors.add(t);
+        return t;
+    }
+
+    public String describe() {
+        StringBuilder s = new StringBuilder(description);
+        for (DeviceTensor t : tensors) {
+            s.append("\n  ").append(t.describe());
+        }
+        return s.toString();
+    }
+
+    @Override
+    public void close() {
+        for (DeviceTensor t : tensors) {
+            t.close();
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.github.aclnn4j.reference;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+/** The random choices of a case, all from one seeded generator so that a seed names a case. */
+public final class CaseRandom {
+    /** From this many elements on, {@link #shape} makes most shapes nearly as large as allowed. */
+    static final int LARGE = 10_000;
+
+    public final SplittableRandom rng;
+
+    public CaseRandom(long seed) {
+        this.rng = new SplittableRandom(seed);
+    }
+
+    public int nextInt(int bound) {
+        return rng.nextInt(bound);
+    }
+
+    public int nextInt(int from, int to) {
+        return rng.nextInt(from, to);
+    }
+
+    public boolean nextBoolean() {
+        return rng.nextBoolean();
+    }
+
+    /** True with probability 1/n. */
+    public boolean oneIn(int n) {
+        return rng.nextInt(n) == 0;
+    }
+
+    public double uniform(double from, double to) {
+        return rng.nextDouble(from, to);
+    }
+
+    public StoredType floatType() {
+        return StoredType.FLOATS[rng.nextInt(StoredType.FLOATS.length)];
+    }
+
+    /**
+     * A shape of the given rank with at most {@code maxNumel} elements: many size-1 and small
+     * dimensions, now and then a larger one, and with probability 1/{@code emptyOneIn} a zero.
+     * Large budgets are mostly filled.
+     */
+    public long[] shape(int rank, int maxNumel, int emptyOneIn) {
+        long[] shape = new long[rank];
+        long numel = 1;
+        for (int d = 0; d < rank; d++) {
+            int pick = rng.nextInt(10);
+            long size = pick < 3 ? 1 : pick < 8 ? rng.nextInt(2, 6) : rng.nextInt(6, 40);
+            size = Math.max(1, Math.min(size, maxNumel / numel));
+            shape[d] = size;
+            numel *= size;
+        }
+        if (rank > 0 && maxNumel >= LARGE && !oneIn(4)) {
+            // Large cases exist to exercise multi-threaded kernels: grow one dimension to fill the budget.
+            int d = rng.nextInt(rank);
+            shape[d] = Math.max(shape[d], shape[d] * (maxNumel / numel));
+        }
+        if (rank > 0 && emptyOneIn > 0 && oneIn(emptyOneIn)) {
+            shape[rng.nextInt(rank)] = 0;
+        }
+        return shape;
+    }
+
+    /**
+     * A shape that broadcasts to {@code to} (numpy rules): a random number of its trailing
+     * dimensions, each kept or set to 1; half of the time {@code to} itself.
+     */
+    public long[] broadcastableTo(long[] to) {
+        if (rng.nextBoolean()) {
+            return to.clone();
+        }
+        int rank = rng.nextInt(to.length + 1);
+        long[] shape = Arrays.copyOfRange(to, to.length - rank, to.length);
+        for (int d = 0; d < rank; d++) {
+            if (oneIn(3)) {
+                shape[d] = 1;
+            }
+        }
+        return shape;
+    }
+
+    /** [] or [1]: the two shapes of a one-element tensor. */
+    public long[] oneElementShape() {
+        return rng.nextBoolean() ? new long[0] : new long[] {1};
+    }
+}

@@ -1,0 +1,45 @@
+package io.github.aclnn4j.reference;
+
+/** Checks a stored output against the float64 reference. */
+public final class Compare {
+    private Compare() {}
+
+    /** Slack for fp32 intermediates that fall into the subnormal range. */
+    private static final double ABSOLUTE_SLACK = 0x1p-120;
+
+    /**
+     * Every element of {@code actualBits} (stored as {@code type}) must be what a correct fp32
+     * computation could give once rounded to {@code type}: within [round(r − bound), round(r + bound)]
+     * with outward rounding, so that overflow to infinity and underflow to zero are judged exactly.
+     * Non-finite expected values must be matched exactly (NaN by NaN).
+     */
+    public static void check(String output, StoredType type, Reference.Expected expected, long[] actualBits,
+            CaseContext context) {
+        double[] value = expected.value();
+        if (actualBits.length != value.length) {
+            throw new AssertionError(output + ": " + actualBits.length + " elements, expected " + value.length + "\n"
+                    + context.describe());
+        }
+        for (int i = 0; i < value.length; i++) {
+            double actual = type.decode(actualBits[i]);
+            double r = value[i];
+            boolean ok;
+            String range;
+            if (Double.isFinite(r)) {
+                double bound = expected.bound()[i] + ABSOLUTE_SLACK;
+                double low = type.roundedLowerBound(r - bound);
+                double high = type.roundedUpperBound(r + bound);
+                ok = low <= actual && actual <= high;
+                range = "[" + low + ", " + high + "]";
+            } else {
+                ok = Double.isNaN(r) ? Double.isNaN(actual) : actual == r;
+                range = String.valueOf(r);
+            }
+            if (!ok) {
+                throw new AssertionError(output + "[" + i + "] (row-major view index) = " + actual + " (bits 0x"
+                        + Long.toHexString(actualBits[i]) + "), reference " + r + ", allowed " + range + "\n"
+                        + context.describe());
+            }
+        }
+    }
+}

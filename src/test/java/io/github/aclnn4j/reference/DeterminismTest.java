@@ -1,0 +1,64 @@
+package io.github.aclnn4j.reference;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import io.github.aclnn4j.kernel.Parallel;
+import io.github.aclnn4j.testing.TestDevice;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The same case gives bitwise identical outputs run after run and whatever the number of compute
+ * threads (SPEC §4), for small cases and for large ones, whose reductions are split across threads.
+ * Thread counts are set through the kernel's pool, which layer 1 has no call for.
+ */
+class DeterminismTest {
+    private static final int LARGE_NUMEL = 300_000;
+    private static final int SEEDS_PER_OPERATOR = 12;
+
+    @BeforeEach
+    void init() {
+        TestDevice.init();
+    }
+
+    static Stream<Arguments> cases() {
+        Stream.Builder<Arguments> cases = Stream.builder();
+        addCases(cases, "BinaryCrossEntropyBackward", 0xD1_0000L, BinaryCrossEntropyBackwardCase::run);
+        addCases(cases, "PreluBackward", 0xD2_0000L, PreluBackwardCase::run);
+        addCases(cases, "BinaryCrossEntropyWithLogits", 0xD3_0000L, BinaryCrossEntropyWithLogitsCase::run);
+        addCases(cases, "GroupNormBackward", 0xD4_0000L, GroupNormBackwardCase::run);
+        addCases(cases, "NllLossBackward", 0xD5_0000L, NllLossBackwardCase::run);
+        return cases.build();
+    }
+
+    /** A third of the cases small, the rest large. */
+    private static void addCases(Stream.Builder<Arguments> cases, String operator, long firstSeed,
+            BiFunction<Long, Integer, long[][]> run) {
+        for (long seed = firstSeed; seed < firstSeed + SEEDS_PER_OPERATOR; seed++) {
+            int maxNumel = seed % 3 == 0 ? RandomCases.MAX_NUMEL : LARGE_NUMEL;
+            cases.add(Arguments.of(operator, seed, maxNumel, run));
+        }
+    }
+
+    @ParameterizedTest(name = "{0} seed {1} max numel {2}")
+    @MethodSource("cases")
+    void sameBitsEveryRunAndThreadCount(String operator, long seed, int maxNumel,
+            BiFunction<Long, Integer, long[][]> run) {
+        long[][] first = run.apply(seed, maxNumel);
+        assertArrayEquals(first, run.apply(seed, maxNumel), operator + " seed " + seed + ": a second run differs");
+        int defaultThreads = Parallel.threads();
+        try {
+            for (int threads : new int[] {1, 3, 8}) {
+                Parallel.setThreads(threads);
+                assertArrayEquals(first, run.apply(seed, maxNumel), operator + " seed " + seed + ": a run on "
+                        + threads + " threads differs from the first run (on " + defaultThreads + ")");
+            }
+        } finally {
+            Parallel.setThreads(defaultThreads);
+        }
+    }
+}
