@@ -1,7 +1,7 @@
 package io.github.aclnn4j.kernel;
 
 /**
- * Per-thread block buffers, so that running a kernel allocates nothing: five float rows of one
+ * Per-thread block buffers, so that running a kernel allocates nothing: four float rows of one
  * block each, a row for fills and an index for walking strided views.
  */
 final class Scratch {
@@ -11,12 +11,13 @@ final class Scratch {
     final float[] b = new float[Blocks.SIZE];
     final float[] c = new float[Blocks.SIZE];
     final float[] d = new float[Blocks.SIZE];
-    final float[] e = new float[Blocks.SIZE];
     /** Only for {@link StridedView#fill}, which kernels call while holding the other rows. */
     final float[] fillRow = new float[Blocks.SIZE];
     /** Only for {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
     final long[] index = new long[16];
+    /** Zero-padded tails of up to four operands, one vector long (16 lanes at 512 bits; room for more). */
+    final float[][] tails = new float[4][64];
 
     private double[] sums = new double[0];
 

@@ -1,5 +1,6 @@
 package io.github.aclnn4j.kernel;
 
+import io.github.aclnn4j.tensor.HalfFloats;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
@@ -53,7 +54,7 @@ final class VectorBulkMath implements BulkMath {
             ((ShortVector) rounded.blend(0x7FC0, nan).convertShape(VectorOperators.I2S, S, 0)).intoArray(dst, i);
         }
         for (; i < n; i++) {
-            dst[i] = io.github.aclnn4j.tensor.HalfFloats.toBf16(src[srcAt + i]);
+            dst[i] = HalfFloats.toBf16(src[srcAt + i]);
         }
     }
 
@@ -78,16 +79,17 @@ final class VectorBulkMath implements BulkMath {
         double sum = store ? 0 : sumLanes(acc);
         if (i < n) { // the tail, zero-padded to one vector so that it gets the same arithmetic
             int rest = n - i;
-            FloatVector xv = FloatVector.fromArray(F, tail(x, i, rest), 0);
-            FloatVector yv = FloatVector.fromArray(F, tail(y, i, rest), 0);
-            FloatVector wv = w == null ? null : FloatVector.fromArray(F, tail(w, i, rest), 0);
-            FloatVector pv = pw == null ? null : FloatVector.fromArray(F, tail(pw, i, rest), 0);
+            float[][] tails = Scratch.get().tails;
+            FloatVector xv = FloatVector.fromArray(F, tail(x, i, rest, tails[0]), 0);
+            FloatVector yv = FloatVector.fromArray(F, tail(y, i, rest, tails[1]), 0);
+            FloatVector wv = w == null ? null : FloatVector.fromArray(F, tail(w, i, rest, tails[2]), 0);
+            FloatVector pv = pw == null ? null : FloatVector.fromArray(F, tail(pw, i, rest, tails[3]), 0);
             FloatVector softplus = log1pOfUnit(expOfNegative(xv.abs()));
             DoubleVector lo = bceLoss(xv, yv, wv, pv, softplus, 0);
             DoubleVector hi = bceLoss(xv, yv, wv, pv, softplus, 1);
             if (store) {
-                float[] out = narrow(lo, hi).toArray();
-                System.arraycopy(out, 0, x, i, rest);
+                narrow(lo, hi).intoArray(tails[0], 0);
+                System.arraycopy(tails[0], 0, x, i, rest);
             } else {
                 for (int lane = 0; lane < rest; lane++) {
                     sum += lane < D.length() ? lo.lane(lane) : hi.lane(lane - D.length());
@@ -108,11 +110,11 @@ final class VectorBulkMath implements BulkMath {
         return wv == null ? loss : loss.mul(half(wv, part));
     }
 
-    /** {@code a[from, from + n)} copied into a zeroed array of one vector's length. */
-    private static float[] tail(float[] a, int from, int n) {
-        float[] t = new float[F.length()];
-        System.arraycopy(a, from, t, 0, n);
-        return t;
+    /** {@code a[from, from + n)} copied into {@code buffer}, zero-padded to one vector's length. */
+    private static float[] tail(float[] a, int from, int n, float[] buffer) {
+        System.arraycopy(a, from, buffer, 0, n);
+        java.util.Arrays.fill(buffer, n, F.length(), 0f);
+        return buffer;
     }
 
     /** Two double halves rounded back into one float vector, low half first. */
