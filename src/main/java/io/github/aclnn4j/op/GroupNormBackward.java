@@ -122,7 +122,7 @@ public final class GroupNormBackward {
         StridedView rs = check.view("rstd", rstd);
         StridedView gm = gamma == null ? null : check.view("gamma", gamma);
         StridedView gi = wantInput ? check.view("gradInput", gradInput) : null;
-        return check.plan(GroupNormBackwardKernel.workspaceBytes(n, c, group), total,
+        return check.plan(GroupNormBackwardKernel.workspaceBytes(n, c), total,
                 ws -> GroupNormBackwardKernel.run(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb, ws));
     }
 
