@@ -244,8 +244,9 @@ public final class StridedView {
             if (dtype == DType.BF16) {
                 BulkMath.INSTANCE.bf16ToFloat(row, dst, at + done, len);
             } else {
-                for (int i = 0, j = at + done; i < len; i++, j++) {
-                    dst[j] = Float.float16ToFloat(row[i]);
+                int to = at + done;
+                for (int i = 0; i < len; i++) {
+                    dst[to + i] = Float.float16ToFloat(row[i]);
                 }
             }
         }
@@ -258,8 +259,9 @@ public final class StridedView {
             if (dtype == DType.BF16) {
                 BulkMath.INSTANCE.floatToBf16(src, at + done, row, len);
             } else {
-                for (int i = 0, j = at + done; i < len; i++, j++) {
-                    row[i] = Float.floatToFloat16(src[j]);
+                int from = at + done;
+                for (int i = 0; i < len; i++) {
+                    row[i] = Float.floatToFloat16(src[from + i]);
                 }
             }
             MemorySegment.copy(row, 0, segment, I16, off + 2L * done, len);
