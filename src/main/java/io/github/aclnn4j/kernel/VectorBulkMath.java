@@ -130,7 +130,7 @@ final class VectorBulkMath implements BulkMath {
     private static final float LN2_HI = 0.693145752f;
     private static final float LN2_LO = 1.42860677e-6f;
 
-    /** {@code exp(−a)} for {@code a ≥ 0} (NaN stays NaN), within a few ulps; 0 once it underflows. */
+    /** {@code exp(−a)} for {@code a ≥ 0} (NaN stays NaN), within a few ulps, subnormal results included. */
     static FloatVector expOfNegative(FloatVector a) {
         FloatVector clamped = a.min(104f);
         IntVector k = (IntVector) clamped.fma(splat(LOG2E), splat(0.5f)).convertShape(VectorOperators.F2I, I, 0);
@@ -141,8 +141,14 @@ final class VectorBulkMath implements BulkMath {
         FloatVector y = r.neg();
         FloatVector p = y.fma(splat(1f / 5040), splat(1f / 720)).fma(y, splat(1f / 120)).fma(y, splat(1f / 24))
                 .fma(y, splat(1f / 6)).fma(y, splat(0.5f)).fma(y, splat(1f)).fma(y, splat(1f));
-        FloatVector scale = k.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
-        return p.mul(scale).blend(0f, k.compare(VectorOperators.GT, 126).cast(F));
+        // 2^−k in two normal factors, so that a subnormal result is rounded once, correctly
+        IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
+        return p.mul(powerOfTwo(kHalf.neg())).mul(powerOfTwo(kHalf.sub(k)));
+    }
+
+    /** {@code 2^e} for {@code −126 ≤ e ≤ 127}, by building the float's exponent field. */
+    private static FloatVector powerOfTwo(IntVector e) {
+        return e.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
     }
 
     /** {@code log1p(t)} for {@code t ∈ [0, 1]}, as {@code 2·atanh(t / (2 + t))}: no loss for small t. */
