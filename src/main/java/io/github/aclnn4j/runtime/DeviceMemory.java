@@ -1,6 +1,9 @@
 package io.github.aclnn4j.runtime;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
@@ -24,8 +27,21 @@ final class DeviceMemory {
     }
 
     private static long defaultCapacity() {
+        return physicalMemory() / 4 * 3;
+    }
+
+    /** /proc/meminfo where there is one (the management beans cost ~30 ms of start-up), else the OS bean. */
+    private static long physicalMemory() {
+        try (var lines = Files.lines(Path.of("/proc/meminfo"))) {
+            var total = lines.filter(l -> l.startsWith("MemTotal:")).findFirst();
+            if (total.isPresent()) {
+                return Long.parseLong(total.get().replaceAll("[^0-9]", "")) * 1024;
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: ask the JDK
+        }
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getTotalMemorySize() / 4 * 3;
+            return os.getTotalMemorySize();
         }
         return 16L << 30;
     }
