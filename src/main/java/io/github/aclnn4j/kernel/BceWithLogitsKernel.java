@@ -18,6 +18,16 @@ public final class BceWithLogitsKernel {
         return Blocks.count(numel) * Double.BYTES;
     }
 
+    /** The weights of a block, rounded to the compute dtype, or the shared row of ones when absent. */
+    private static float[] weightRow(StridedView weight, long start, int len, DType compute, float[] row, Scratch s) {
+        if (weight == null) {
+            return s.ones;
+        }
+        weight.gather(start, row, len);
+        roundTo(compute, row, len, s.halfRow);
+        return row;
+    }
+
     /** Rounds {@code a[0, n)} to {@code dtype}'s precision, as a cast to it and back would. */
     private static void roundTo(DType dtype, float[] a, int n, short[] bits) {
         if (dtype == DType.FLOAT16) {
@@ -51,22 +61,10 @@ public final class BceWithLogitsKernel {
             int len = (int) Math.min(Blocks.SIZE, n - start);
             float[] x = s.a;
             float[] y = s.b;
-            float[] w = weight == null ? null : s.c;
-            float[] pw = posWeight == null ? null : s.d;
+            float[] w = weightRow(weight, start, len, compute, s.c, s);
+            float[] pw = weightRow(posWeight, start, len, compute, s.d, s);
             self.gather(start, x, len);
             target.gather(start, y, len);
-            if (w != null) {
-                weight.gather(start, w, len);
-            }
-            if (pw != null) {
-                posWeight.gather(start, pw, len);
-            }
-            if (w != null) {
-                roundTo(compute, w, len, s.halfRow);
-            }
-            if (pw != null) {
-                roundTo(compute, pw, len, s.halfRow);
-            }
             double sum = BulkMath.INSTANCE.bceWithLogits(x, y, w, pw, len, reduction == 0);
             if (reduction == 0) {
                 out.scatter(start, x, len);

@@ -23,7 +23,7 @@ public interface BulkMath {
 
     /**
      * The BCE-with-logits loss of each element, {@code ((1 − y)·x − (1 + (pw − 1)·y)·logσ(x))·w}
-     * ({@code w}, {@code pw} null when absent). Writes the losses over {@code x} when {@code store},
+     * ({@code w}, {@code pw} rows of ones when absent: one code path keeps the vectors unboxed). Writes the losses over {@code x} when {@code store},
      * otherwise returns their sum in double. {@code logσ} may be evaluated in fp32 (its error is
      * an ulp of a value below log 2), but the terms are combined in double: they can cancel.
      */

@@ -36,11 +36,9 @@ final class ScalarBulkMath implements BulkMath {
             double yi = y[i];
             // StrictMath: the same bits interpreted or compiled, on every machine.
             double logSigmoid = Math.min(xi, 0) - StrictMath.log1p(StrictMath.exp(-Math.abs(xi)));
-            double p = pw == null ? 1 : pw[i];
+            double p = pw[i];
             double loss = (1 - yi) * xi - (1 + (p - 1) * yi) * logSigmoid;
-            if (w != null) {
-                loss *= w[i];
-            }
+            loss *= w[i];
             if (store) {
                 x[i] = (float) loss;
             } else {

@@ -11,6 +11,8 @@ final class Scratch {
     final float[] b = new float[Blocks.SIZE];
     final float[] c = new float[Blocks.SIZE];
     final float[] d = new float[Blocks.SIZE];
+    /** All ones, never written: stands for an absent weight. */
+    final float[] ones = new float[Blocks.SIZE];
     /** Only for {@link StridedView#fill}, which kernels call while holding the other rows. */
     final float[] fillRow = new float[Blocks.SIZE];
     /** Only for {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
@@ -21,7 +23,9 @@ final class Scratch {
 
     private double[] sums = new double[0];
 
-    private Scratch() {}
+    private Scratch() {
+        java.util.Arrays.fill(ones, 1f);
+    }
 
     /** A zeroed array of at least {@code n} doubles, reused across calls. */
     double[] sums(int n) {

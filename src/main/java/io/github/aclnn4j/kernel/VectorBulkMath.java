@@ -12,18 +12,30 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@link BulkMath} on the Vector API, in the machine's preferred width. Loaded by reflection only
- * when {@code jdk.incubator.vector} is present. Sums keep double lanes, combined in a fixed order.
+ * when {@code jdk.incubator.vector} is present.
+ *
+ * <p>Rules that keep it fast and deterministic: loops that mix float and double use float vectors
+ * with as many lanes as a double vector ({@link #FD}), so every conversion is lane for lane (the
+ * split conversions of a full-width float vector are not compiled to single instructions); vectors
+ * never pass through helpers the JIT might not inline (a boxed vector costs ten times the math);
+ * and only IEEE add, mul, fma and div are used, since the API's EXP, LOG1P and reduceLanes(ADD)
+ * give different last bits interpreted and JIT-compiled.
  */
 final class VectorBulkMath implements BulkMath {
+    private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    /** Float lanes matching {@link #D}'s. */
+    private static final VectorSpecies<Float> FD = VectorSpecies.of(float.class,
+            VectorShape.forBitSize(D.vectorBitSize() / 2));
+    private static final VectorSpecies<Integer> ID = FD.withLanes(int.class);
+    /** Full-width floats, for float-only loops. */
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> I = F.withLanes(int.class);
     private static final VectorSpecies<Short> S = VectorSpecies.of(short.class,
             VectorShape.forBitSize(F.vectorBitSize() / 2));
-    private static final VectorSpecies<Double> D = VectorSpecies.of(double.class,
-            VectorShape.forBitSize(F.vectorBitSize()));
 
-    /** The lanes that {@code convertShape(D2F, F, -1)} fills. */
-    private static final VectorMask<Float> UPPER_HALF = F.indexInRange(-D.length(), D.length());
+    private static final float LOG2E = 1.44269504f;
+    private static final float LN2_HI = 0.693145752f;
+    private static final float LN2_LO = 1.42860677e-6f;
 
     @Override
     public String name() {
@@ -39,7 +51,7 @@ final class VectorBulkMath implements BulkMath {
             bits.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().intoArray(dst, dstAt + i);
         }
         for (; i < n; i++) {
-            dst[dstAt + i] = Float.intBitsToFloat((src[i] & 0xFFFF) << 16);
+            dst[dstAt + i] = HalfFloats.fromBf16(src[i]);
         }
     }
 
@@ -60,148 +72,84 @@ final class VectorBulkMath implements BulkMath {
 
     @Override
     public double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n, boolean store) {
-        DoubleVector acc = DoubleVector.zero(D);
-        int i = 0;
-        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
-            FloatVector xv = FloatVector.fromArray(F, x, i);
-            FloatVector yv = FloatVector.fromArray(F, y, i);
-            FloatVector wv = w == null ? null : FloatVector.fromArray(F, w, i);
-            FloatVector pv = pw == null ? null : FloatVector.fromArray(F, pw, i);
-            FloatVector softplus = log1pOfUnit(expOfNegative(xv.abs()));
-            DoubleVector lo = bceLoss(xv, yv, wv, pv, softplus, 0);
-            DoubleVector hi = bceLoss(xv, yv, wv, pv, softplus, 1);
-            if (store) {
-                narrow(lo, hi).intoArray(x, i);
-            } else {
-                acc = acc.add(lo).add(hi);
-            }
-        }
-        double sum = store ? 0 : sumLanes(acc);
-        if (i < n) { // the tail, zero-padded to one vector so that it gets the same arithmetic
-            int rest = n - i;
+        int full = FD.loopBound(n);
+        double sum = bceWholeVectors(x, y, w, pw, full, store);
+        if (full < n) { // the tail, padded to one vector (weight 0: padded lanes add exactly 0)
+            int rest = n - full;
             float[][] tails = Scratch.get().tails;
-            FloatVector xv = FloatVector.fromArray(F, tail(x, i, rest, tails[0]), 0);
-            FloatVector yv = FloatVector.fromArray(F, tail(y, i, rest, tails[1]), 0);
-            FloatVector wv = w == null ? null : FloatVector.fromArray(F, tail(w, i, rest, tails[2]), 0);
-            FloatVector pv = pw == null ? null : FloatVector.fromArray(F, tail(pw, i, rest, tails[3]), 0);
-            FloatVector softplus = log1pOfUnit(expOfNegative(xv.abs()));
-            DoubleVector lo = bceLoss(xv, yv, wv, pv, softplus, 0);
-            DoubleVector hi = bceLoss(xv, yv, wv, pv, softplus, 1);
+            float[] tx = tail(x, full, rest, tails[0], 0f);
+            sum += bceWholeVectors(tx, tail(y, full, rest, tails[1], 0f), tail(w, full, rest, tails[2], 0f),
+                    tail(pw, full, rest, tails[3], 1f), FD.length(), store);
             if (store) {
-                narrow(lo, hi).intoArray(tails[0], 0);
-                System.arraycopy(tails[0], 0, x, i, rest);
-            } else {
-                for (int lane = 0; lane < rest; lane++) {
-                    sum += lane < D.length() ? lo.lane(lane) : hi.lane(lane - D.length());
-                }
+                System.arraycopy(tx, 0, x, full, rest);
             }
         }
         return sum;
     }
 
-    /** Half {@code part} of one vector's losses, combined in double (the terms can cancel). */
-    private static DoubleVector bceLoss(FloatVector xv, FloatVector yv, FloatVector wv, FloatVector pv,
-            FloatVector softplus, int part) {
-        DoubleVector xd = half(xv, part);
-        DoubleVector yd = half(yv, part);
-        DoubleVector logSigmoid = xd.min(0).sub(half(softplus, part));
-        DoubleVector posFactor = pv == null ? DoubleVector.broadcast(D, 1) : half(pv, part).sub(1).mul(yd).add(1);
-        DoubleVector loss = yd.neg().add(1).mul(xd).sub(posFactor.mul(logSigmoid));
-        return wv == null ? loss : loss.mul(half(wv, part));
+    /** Whole vectors of {@code [0, n)}; everything inline (see the class comment). */
+    private static double bceWholeVectors(float[] x, float[] y, float[] w, float[] pw, int n, boolean store) {
+        DoubleVector acc = DoubleVector.zero(D);
+        for (int i = 0; i < n; i += FD.length()) {
+            FloatVector xv = FloatVector.fromArray(FD, x, i);
+            // e = exp(−|x|): k = round(|x|·log2 e), t = k·ln2 − |x| in [−ln2/2, ln2/2], e = 2^−k · e^t
+            FloatVector a = xv.abs().min(104f);
+            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, ID, 0);
+            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, FD, 0);
+            FloatVector r = kf.neg().fma(FloatVector.broadcast(FD, LN2_HI), a);
+            FloatVector t = kf.neg().fma(FloatVector.broadcast(FD, LN2_LO), r).neg();
+            FloatVector p = t.fma(1f / 5040, 1f / 720).mul(t).add(1f / 120).mul(t).add(1f / 24).mul(t)
+                    .add(1f / 6).mul(t).add(0.5f).mul(t).add(1f).mul(t).add(1f);
+            // 2^−k as two normal factors, so that a subnormal e is rounded once
+            IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
+            FloatVector e = p.mul(kHalf.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                    .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
+            // softplus = log1p(e) = 2·atanh(e / (2 + e)), e in [0, 1]
+            FloatVector s = e.div(e.add(2f));
+            FloatVector s2 = s.mul(s);
+            FloatVector series = s2.fma(1f / 15, 1f / 13).mul(s2).add(1f / 11).mul(s2).add(1f / 9).mul(s2)
+                    .add(1f / 7).mul(s2).add(1f / 5).mul(s2).add(1f / 3).mul(s2).add(1f);
+            FloatVector softplus = s.add(s).mul(series);
+            // loss = ((1 − y)·x − (1 + (pw − 1)·y)·(min(x, 0) − softplus))·w, in double: the terms can cancel
+            DoubleVector xd = (DoubleVector) xv.convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector yd = (DoubleVector) FloatVector.fromArray(FD, y, i).convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector pd = (DoubleVector) FloatVector.fromArray(FD, pw, i).convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector wd = (DoubleVector) FloatVector.fromArray(FD, w, i).convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector logSigmoid = xd.min(0).sub((DoubleVector) softplus.convertShape(VectorOperators.F2D, D, 0));
+            DoubleVector loss = yd.neg().add(1).mul(xd).sub(pd.sub(1).mul(yd).add(1).mul(logSigmoid)).mul(wd);
+            if (store) {
+                ((FloatVector) loss.convertShape(VectorOperators.D2F, FD, 0)).intoArray(x, i);
+            } else {
+                acc = acc.add(loss);
+            }
+        }
+        return store ? 0 : sumLanes(acc);
     }
 
-    /** {@code a[from, from + n)} copied into {@code buffer}, zero-padded to one vector's length. */
-    private static float[] tail(float[] a, int from, int n, float[] buffer) {
+    /** {@code a[from, from + n)} copied into {@code buffer}, padded with {@code pad} to one vector. */
+    private static float[] tail(float[] a, int from, int n, float[] buffer, float pad) {
         System.arraycopy(a, from, buffer, 0, n);
-        java.util.Arrays.fill(buffer, n, F.length(), 0f);
+        java.util.Arrays.fill(buffer, n, FD.length(), pad);
         return buffer;
-    }
-
-    /** Two double halves rounded back into one float vector, low half first. */
-    private static FloatVector narrow(DoubleVector lo, DoubleVector hi) {
-        FloatVector low = (FloatVector) lo.convertShape(VectorOperators.D2F, F, 0);
-        FloatVector high = (FloatVector) hi.convertShape(VectorOperators.D2F, F, -1);
-        return low.blend(high, UPPER_HALF);
-    }
-
-    // exp and log1p from IEEE add, mul, fma and div only: the Vector API's own EXP and LOG1P give
-    // different last bits interpreted and JIT-compiled, which would break run-to-run determinism.
-    private static final float LOG2E = 1.44269504f;
-    private static final float LN2_HI = 0.693145752f;
-    private static final float LN2_LO = 1.42860677e-6f;
-
-    /** {@code exp(−a)} for {@code a ≥ 0} (NaN stays NaN), within a few ulps, subnormal results included. */
-    static FloatVector expOfNegative(FloatVector a) {
-        FloatVector clamped = a.min(104f);
-        IntVector k = (IntVector) clamped.fma(splat(LOG2E), splat(0.5f)).convertShape(VectorOperators.F2I, I, 0);
-        FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
-        // r = a − k·ln2 in [−ln2/2, ln2/2]; e^−a = 2^−k · e^−r, e^−r by its Taylor series to r^7
-        FloatVector r = kf.neg().fma(splat(LN2_HI), clamped);
-        r = kf.neg().fma(splat(LN2_LO), r);
-        FloatVector y = r.neg();
-        FloatVector p = y.fma(splat(1f / 5040), splat(1f / 720)).fma(y, splat(1f / 120)).fma(y, splat(1f / 24))
-                .fma(y, splat(1f / 6)).fma(y, splat(0.5f)).fma(y, splat(1f)).fma(y, splat(1f));
-        // 2^−k in two normal factors, so that a subnormal result is rounded once, correctly
-        IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
-        return p.mul(powerOfTwo(kHalf.neg())).mul(powerOfTwo(kHalf.sub(k)));
-    }
-
-    /** {@code 2^e} for {@code −126 ≤ e ≤ 127}, by building the float's exponent field. */
-    private static FloatVector powerOfTwo(IntVector e) {
-        return e.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
-    }
-
-    /** {@code log1p(t)} for {@code t ∈ [0, 1]}, as {@code 2·atanh(t / (2 + t))}: no loss for small t. */
-    static FloatVector log1pOfUnit(FloatVector t) {
-        FloatVector s = t.div(t.add(2f));
-        FloatVector s2 = s.mul(s);
-        FloatVector series = s2.fma(splat(1f / 15), splat(1f / 13)).fma(s2, splat(1f / 11)).fma(s2, splat(1f / 9))
-                .fma(s2, splat(1f / 7)).fma(s2, splat(1f / 5)).fma(s2, splat(1f / 3)).fma(s2, splat(1f));
-        return s.add(s).mul(series);
-    }
-
-    private static FloatVector splat(float c) {
-        return FloatVector.broadcast(F, c);
-    }
-
-    /** Lanes [part·D, (part+1)·D) of {@code v}, widened to double. */
-    private static DoubleVector half(FloatVector v, int part) {
-        return (DoubleVector) v.convertShape(VectorOperators.F2D, D, part);
     }
 
     @Override
     public double preluRow(float[] x, float[] g, int from, int to, float w) {
-        FloatVector acc = FloatVector.zero(F);
+        DoubleVector acc = DoubleVector.zero(D);
         int i = from;
-        for (int bound = from + F.loopBound(to - from); i < bound; i += F.length()) {
-            FloatVector xv = FloatVector.fromArray(F, x, i);
-            FloatVector gv = FloatVector.fromArray(F, g, i);
-            acc = xv.min(0f).fma(gv, acc);
+        for (int bound = from + FD.loopBound(to - from); i < bound; i += FD.length()) {
+            FloatVector xv = FloatVector.fromArray(FD, x, i);
+            FloatVector gv = FloatVector.fromArray(FD, g, i);
+            DoubleVector xd = (DoubleVector) xv.min(0f).convertShape(VectorOperators.F2D, D, 0);
+            acc = xd.fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0), acc);
             gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f)).intoArray(x, i);
         }
         double sum = sumLanes(acc);
         for (; i < to; i++) {
             float xi = x[i];
             float gi = g[i];
-            sum += Math.min(xi, 0f) * gi;
+            sum += (double) Math.min(xi, 0f) * gi;
             x[i] = xi > 0 ? gi : w * gi;
-        }
-        return sum;
-    }
-
-    /** The lanes of {@code v} added in double, in lane order. */
-    private static double sumLanes(FloatVector v) {
-        return sumLanes(half(v, 0)) + sumLanes(half(v, 1));
-    }
-
-    /**
-     * The lanes of {@code v} added one by one in lane order: {@code reduceLanes(ADD)} leaves the
-     * order open, and it differs between the interpreted and the compiled code.
-     */
-    private static double sumLanes(DoubleVector v) {
-        double sum = 0;
-        for (int i = 0; i < D.length(); i++) {
-            sum += v.lane(i);
         }
         return sum;
     }
@@ -209,11 +157,11 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public void affine(float[] a, float[] b, int n, double ca, double cb, double bias) {
         int i = 0;
-        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
-            FloatVector av = FloatVector.fromArray(F, a, i);
-            FloatVector bv = FloatVector.fromArray(F, b, i);
-            narrow(half(av, 0).mul(ca).add(half(bv, 0).mul(cb)).add(bias),
-                    half(av, 1).mul(ca).add(half(bv, 1).mul(cb)).add(bias)).intoArray(a, i);
+        for (int bound = FD.loopBound(n); i < bound; i += FD.length()) {
+            DoubleVector ad = (DoubleVector) FloatVector.fromArray(FD, a, i).convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector bd = (DoubleVector) FloatVector.fromArray(FD, b, i).convertShape(VectorOperators.F2D, D, 0);
+            ((FloatVector) ad.mul(ca).add(bd.mul(cb)).add(bias).convertShape(VectorOperators.D2F, FD, 0))
+                    .intoArray(a, i);
         }
         for (; i < n; i++) {
             a[i] = (float) (ca * a[i] + cb * b[i] + bias);
@@ -222,28 +170,31 @@ final class VectorBulkMath implements BulkMath {
 
     @Override
     public void sumAndDot(float[] a, float[] b, int n, double[] out) {
-        DoubleVector s0 = DoubleVector.zero(D);
-        DoubleVector s1 = DoubleVector.zero(D);
-        DoubleVector d0 = DoubleVector.zero(D);
-        DoubleVector d1 = DoubleVector.zero(D);
+        DoubleVector sum = DoubleVector.zero(D);
+        DoubleVector dot = DoubleVector.zero(D);
         int i = 0;
-        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
-            FloatVector av = FloatVector.fromArray(F, a, i);
-            FloatVector bv = FloatVector.fromArray(F, b, i);
-            DoubleVector a0 = (DoubleVector) av.convertShape(VectorOperators.F2D, D, 0);
-            DoubleVector a1 = (DoubleVector) av.convertShape(VectorOperators.F2D, D, 1);
-            s0 = s0.add(a0);
-            s1 = s1.add(a1);
-            d0 = a0.fma((DoubleVector) bv.convertShape(VectorOperators.F2D, D, 0), d0);
-            d1 = a1.fma((DoubleVector) bv.convertShape(VectorOperators.F2D, D, 1), d1);
+        for (int bound = FD.loopBound(n); i < bound; i += FD.length()) {
+            DoubleVector ad = (DoubleVector) FloatVector.fromArray(FD, a, i).convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector bd = (DoubleVector) FloatVector.fromArray(FD, b, i).convertShape(VectorOperators.F2D, D, 0);
+            sum = sum.add(ad);
+            dot = ad.fma(bd, dot);
         }
-        double s = sumLanes(s0.add(s1));
-        double d = sumLanes(d0.add(d1));
+        double s = sumLanes(sum);
+        double d = sumLanes(dot);
         for (; i < n; i++) {
             s += a[i];
             d += (double) a[i] * b[i];
         }
         out[0] = s;
         out[1] = d;
+    }
+
+    /** The lanes of {@code v} added one by one in lane order (reduceLanes leaves the order open). */
+    private static double sumLanes(DoubleVector v) {
+        double sum = 0;
+        for (int i = 0; i < D.length(); i++) {
+            sum += v.lane(i);
+        }
+        return sum;
     }
 }
