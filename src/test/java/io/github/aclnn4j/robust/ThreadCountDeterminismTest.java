@@ -1,0 +1,74 @@
+package io.github.aclnn4j.robust;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.aclnn4j.acl.Acl;
+import io.github.aclnn4j.acl.AclRt;
+import io.github.aclnn4j.kernel.Parallel;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * SPEC §4: every operator, dtype, layout and reduction gives bitwise identical results with 1, 2
+ * and 8 compute threads and from run to run, on calls large enough (200 000 elements, past
+ * {@link Parallel#MIN_PARALLEL_ELEMENTS}) that the kernels split their work and their sums.
+ */
+class ThreadCountDeterminismTest {
+    private static final int ELEMENTS = 200_000;
+    private static final int[] THREAD_COUNTS = {1, 2, 8, 8, 1, 2};
+
+    static Stream<Arguments> cases() {
+        Stream.Builder<Arguments> cases = Stream.builder();
+        for (Workload.Op op : Workload.Op.values()) {
+            boolean reduces = op == Workload.Op.BCE_BACKWARD || op == Workload.Op.BCE_WITH_LOGITS
+                    || op == Workload.Op.NLL_LOSS_BACKWARD;
+            for (int dtype : Workload.FLOAT_TYPES) {
+                for (boolean strided : new boolean[] {false, true}) {
+                    for (long seed = 0; seed < (reduces ? 3 : 1); seed++) { // the seed picks the reduction
+                        cases.add(Arguments.of(op, dtype, strided, seed));
+                    }
+                }
+            }
+        }
+        return cases.build();
+    }
+
+    @ParameterizedTest(name = "{0} dtype {1} strided {2} seed {3}")
+    @MethodSource("cases")
+    void sameBitsForAnyThreadCount(Workload.Op op, int dtype, boolean strided, long seed) {
+        int defaultThreads = Parallel.threads();
+        try (Workload w = new Workload(op, dtype, ELEMENTS, seed, strided)) {
+            byte[][] first = null;
+            int firstThreads = 0;
+            for (int threads : THREAD_COUNTS) {
+                Parallel.setThreads(threads);
+                w.resetOutputs();
+                assertEquals(0, w.launch(null), () -> w + ": " + Acl.getRecentErrMsg());
+                assertEquals(0, AclRt.synchronizeStream(null), () -> w + ": " + Acl.getRecentErrMsg());
+                w.retire();
+                byte[][] now = w.writtenOutputs();
+                if (first == null) {
+                    first = now;
+                    firstThreads = threads;
+                } else {
+                    for (int k = 0; k < now.length; k++) {
+                        assertArrayEquals(first[k], now[k], w + ": output " + k + " with " + threads
+                                + " threads differs from the run with " + firstThreads);
+                    }
+                }
+            }
+            assertTrue(computeWorkersAlive(), "no aclnn4j-worker thread ever started: the calls did not go parallel");
+        } finally {
+            Parallel.setThreads(defaultThreads);
+        }
+    }
+
+    /** Compute workers outlive their jobs by a minute: one alive shows that some kernel split its work. */
+    private static boolean computeWorkersAlive() {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("aclnn4j-worker-"));
+    }
+}
