@@ -1,6 +1,7 @@
 package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.runtime.Failure;
 import io.github.aclnn4j.runtime.MemoryBlock;
 import io.github.aclnn4j.runtime.SocProfile;
 import io.github.aclnn4j.runtime.Status;
@@ -183,8 +184,14 @@ final class Checks {
                     + Shapes.str(strides) + ", offset " + t.offset() + ") spans bytes [" + startByte + ", " + endByte
                     + ") of its allocation, which has " + block.byteSize() + " bytes");
         }
-        blocks.merge(block, name, (a, b) -> java.util.List.of(a.split(", ")).contains(b) ? a : a + ", " + b);
-        return new StridedView(block.segment(), startByte, dtype, shape, Shapes.broadcastStrides(dims, strides, shape));
+        MemorySegment segment;
+        try {
+            segment = block.segment();
+        } catch (Failure f) { // freed by another thread since the check above
+            throw Status.invalid(op + ": " + name + " points into freed memory (" + block.describe() + ")");
+        }
+        blocks.merge(block, name, (a, b) -> List.of(a.split(", ")).contains(b) ? a : a + ", " + b);
+        return new StridedView(segment, startByte, dtype, shape, Shapes.broadcastStrides(dims, strides, shape));
     }
 
     private static boolean isPlainFormat(int format) {

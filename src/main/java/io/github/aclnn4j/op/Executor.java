@@ -80,15 +80,19 @@ public final class Executor {
                         + block.describe() + ")");
             }
         });
-        synchronized (this) {
+        MemorySegment ws = scratch;
+        synchronized (this) { // released only once the stream has taken the work
             checkNotReleased(operator);
+            try {
+                stream.submit(() -> plan.run(ws), plan.elements() <= INLINE_ELEMENTS);
+            } catch (Failure f) { // destroyed meanwhile
+                throw Status.invalid(operator + ": the stream cannot take work: " + f.getMessage());
+            }
             launched = true;
             if (!repeatable) {
                 released = true;
             }
         }
-        MemorySegment ws = scratch;
-        stream.submit(() -> plan.run(ws), plan.elements() <= INLINE_ELEMENTS);
     }
 
     private synchronized void checkNotReleased(String operator) {

@@ -73,17 +73,26 @@ public final class Stream {
             driving = true;
         }
         if (small) {
-            drain();
+            drain(true);
             return;
         }
+        startDriver();
+    }
+
+    private void startDriver() {
         try {
-            DRIVERS.execute(this::drain);
+            DRIVERS.execute(() -> drain(false));
         } catch (RuntimeException e) { // the pool refused a thread: run here, keeping order
-            drain();
+            drain(false);
         }
     }
 
-    private void drain() {
+    /**
+     * Runs queued tasks in order. On the caller's thread ({@code inline}) it runs only the task the
+     * caller submitted: whatever other threads queued meanwhile goes to a driver thread, so a small
+     * call never waits for someone else's work.
+     */
+    private void drain(boolean inline) {
         while (true) {
             Task task;
             synchronized (this) {
@@ -100,8 +109,12 @@ public final class Stream {
                 if (failure != null && firstFailure == null) {
                     firstFailure = failure;
                 }
+                if (inline && !queue.isEmpty()) {
+                    break;
+                }
             }
         }
+        startDriver(); // still driving: the flag passes to the driver
     }
 
     private static Failure runGuarded(Task task) {
@@ -140,12 +153,11 @@ public final class Stream {
         }
     }
 
-    /** Waits for the queued work, then refuses any more. */
+    /** Refuses any more work, then waits for what was queued; returns its first failure. */
     Failure destroy() {
-        Failure failure = synchronize();
         synchronized (this) {
             destroyed = true;
         }
-        return failure;
+        return synchronize();
     }
 }

@@ -19,7 +19,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,8 +38,6 @@ class StreamRaceTest {
 
     /** A launch losing the race with aclrtDestroyStream is refused like any launch on a destroyed stream. */
     @Test
-    @Disabled("BUG: 2-3% of the racing launches return 100000 (ACL_ERROR_INVALID_PARAM, from Stream.submit) "
-            + "instead of 161002, without naming the operator, and their executor is used up without running")
     void launchRacingWithDestroyStream() throws InterruptedException {
         Map<Integer, Integer> refusals = new TreeMap<>();
         int usedUp = 0;
@@ -88,9 +85,6 @@ class StreamRaceTest {
      * submitter that keeps the stream alternately busy and idle.
      */
     @Test
-    @Disabled("BUG: ~0.7% of rounds: Stream.destroy() synchronizes, releases the lock, then marks the stream "
-            + "destroyed, so a task submitted in between is accepted and runs after aclrtDestroyStream returned "
-            + "(and a failure of it is never reported)")
     void destroyWaitsForEveryAcceptedTask() throws InterruptedException {
         int late = 0;
         for (int round = 0; round < ROUNDS; round++) {
@@ -133,8 +127,6 @@ class StreamRaceTest {
 
     /** Phase 1 losing the race with aclrtFree of a tensor's memory is refused like phase 1 on freed memory. */
     @Test
-    @Disabled("BUG: ~7% of the racing phase-1 calls return 100000 (ACL_ERROR_INVALID_PARAM) instead of 161002, "
-            + "with a message that does not name the operator: Checks.view tests isLive(), then segment() throws")
     void phaseOneRacingWithFree() throws InterruptedException {
         int n = 64;
         Pointer x = TestDevice.malloc(n * 4L);
@@ -183,8 +175,6 @@ class StreamRaceTest {
      * driven directly, as phase 2 drives it for calls of at most 4096 elements.
      */
     @Test
-    @Disabled("BUG: Stream.submit(task, small) drains the whole queue on the caller, so the caller also runs "
-            + "(and waits for) every task other threads enqueue while it is draining")
     void aSmallLaunchDoesNotRunOtherThreadsWork() throws InterruptedException {
         AclrtStream shared = new AclrtStream();
         assertEquals(0, AclRt.createStream(shared), Acl::getRecentErrMsg);
