@@ -35,11 +35,11 @@ public interface BulkMath {
      */
     double preluRow(float[] x, float[] g, int from, int to, float w);
 
-    /** {@code a[i] = (float) (ca·a[i] + cb·b[i] + bias)}, computed in double (the terms can cancel). */
-    void affine(float[] a, float[] b, int n, double ca, double cb, double bias);
+    /** {@code a[i] = (float) (ca·a[i] + cb·b[i] + bias)} for i in [from, to), in double (the terms can cancel). */
+    void affine(float[] a, float[] b, int from, int to, double ca, double cb, double bias);
 
-    /** {@code Σ a[i]} and {@code Σ a[i]·b[i]}, in double, into {@code out[0]} and {@code out[1]}. */
-    void sumAndDot(float[] a, float[] b, int n, double[] out);
+    /** {@code Σ a[i]} and {@code Σ a[i]·b[i]} over i in [from, to), in double, into {@code out[0]} and {@code out[1]}. */
+    void sumAndDot(float[] a, float[] b, int from, int to, double[] out);
 
     /** Picks the implementation. */
     final class Loader {

@@ -28,31 +28,25 @@ public final class GroupNormBackwardKernel {
             long n, long c, long hxw, long group, StridedView gradInput, StridedView gradGamma, StridedView gradBeta,
             MemorySegment workspace) {
         long d = c / group;
-        Parallel.forEach(n * group, d * hxw, task -> {
+        long groupElements = d * hxw;
+        Parallel.forEach(n * group, groupElements, task -> {
             long i = task / group;
             long g = task % group;
             long firstRow = i * c + g * d;
+            if (groupElements <= CACHED_GROUP) {
+                cachedGroup(dy, x, mean, rstd, gamma, c, hxw, d, i, g, task, gradInput, workspace);
+                return;
+            }
             for (long row = firstRow; row < firstRow + d; row++) {
                 rowSums(dy, x, row, hxw, workspace);
             }
             if (gradInput == null) {
                 return;
             }
-            double mu = mean.get(task);
-            double rs = rstd.get(task);
-            double s1 = 0;
-            double s2 = 0;
+            double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
             for (long ch = g * d; ch < (g + 1) * d; ch++) {
-                double gm = gamma == null ? 1 : gamma.get(ch);
-                s1 += gm * workspace.getAtIndex(F64, 2 * (i * c + ch));
-                s2 += gm * workspace.getAtIndex(F64, 2 * (i * c + ch) + 1);
-            }
-            double m = (double) d * hxw;
-            double coefX = (s1 * mu - s2) * rs * rs * rs / m;
-            double bias = -coefX * mu - s1 * rs / m;
-            for (long ch = g * d; ch < (g + 1) * d; ch++) {
-                double coefDy = rs * (gamma == null ? 1 : gamma.get(ch));
-                rowGradInput(dy, x, gradInput, i * c + ch, hxw, coefDy, coefX, bias);
+                double coefDy = coef[1] * (gamma == null ? 1 : gamma.get(ch));
+                rowGradInput(dy, x, gradInput, i * c + ch, hxw, coefDy, coef[2], coef[3]);
             }
         });
         if (gradGamma == null && gradBeta == null) {
@@ -77,6 +71,64 @@ public final class GroupNormBackwardKernel {
         }
     }
 
+    /** Groups of up to this many elements are gathered once and kept for the gradInput pass. */
+    private static final long CACHED_GROUP = 1 << 16;
+
+    /** One (n, group) whose dy and x fit a per-thread buffer: read once, summed, updated in place, written. */
+    private static void cachedGroup(StridedView dy, StridedView x, StridedView mean, StridedView rstd,
+            StridedView gamma, long c, long hxw, long d, long i, long g, long task, StridedView gradInput,
+            MemorySegment workspace) {
+        int len = (int) (d * hxw);
+        int row = (int) hxw;
+        long first = (i * c + g * d) * hxw;
+        Scratch s = Scratch.get();
+        s.ensureGroupRows(len);
+        float[] a = s.groupA;
+        float[] b = s.groupB;
+        dy.gather(first, a, len);
+        x.gather(first, b, len);
+        double[] sums = s.sums(2);
+        for (int r = 0; r < d; r++) {
+            BulkMath.INSTANCE.sumAndDot(a, b, r * row, (r + 1) * row, sums);
+            workspace.setAtIndex(F64, 2 * (i * c + g * d + r), sums[0]);
+            workspace.setAtIndex(F64, 2 * (i * c + g * d + r) + 1, sums[1]);
+        }
+        if (gradInput == null) {
+            return;
+        }
+        double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
+        for (int r = 0; r < d; r++) {
+            double coefDy = coef[1] * (gamma == null ? 1 : gamma.get(g * d + r));
+            BulkMath.INSTANCE.affine(a, b, r * row, (r + 1) * row, coefDy, coef[2], coef[3]);
+        }
+        gradInput.scatter(first, a, len);
+    }
+
+    /**
+     * The (n, group) coefficients from its rows' sums in the workspace: {@code [mean, rstd, b, c0]}
+     * with {@code dx = rstd·γ·dy + b·x + c0}. The array is per-thread scratch.
+     */
+    private static double[] coefficients(StridedView mean, StridedView rstd, StridedView gamma, long c, long hxw,
+            long d, long i, long g, long task, MemorySegment workspace) {
+        double mu = mean.get(task);
+        double rs = rstd.get(task);
+        double s1 = 0;
+        double s2 = 0;
+        for (long ch = g * d; ch < (g + 1) * d; ch++) {
+            double gm = gamma == null ? 1 : gamma.get(ch);
+            s1 += gm * workspace.getAtIndex(F64, 2 * (i * c + ch));
+            s2 += gm * workspace.getAtIndex(F64, 2 * (i * c + ch) + 1);
+        }
+        double m = (double) d * hxw;
+        double coefX = (s1 * mu - s2) * rs * rs * rs / m;
+        double[] coef = Scratch.get().sums(4);
+        coef[0] = mu;
+        coef[1] = rs;
+        coef[2] = coefX;
+        coef[3] = -coefX * mu - s1 * rs / m;
+        return coef;
+    }
+
     private static void rowSums(StridedView dy, StridedView x, long row, long hxw, MemorySegment workspace) {
         Scratch s = Scratch.get();
         float[] a = s.a;
@@ -88,7 +140,7 @@ public final class GroupNormBackwardKernel {
             int len = (int) Math.min(Blocks.SIZE, hxw - done);
             dy.gather(row * hxw + done, a, len);
             x.gather(row * hxw + done, b, len);
-            BulkMath.INSTANCE.sumAndDot(a, b, len, sums);
+            BulkMath.INSTANCE.sumAndDot(a, b, 0, len, sums);
             sdy += sums[0];
             sdyx += sums[1];
         }
@@ -105,7 +157,7 @@ public final class GroupNormBackwardKernel {
             int len = (int) Math.min(Blocks.SIZE, hxw - done);
             dy.gather(row * hxw + done, a, len);
             x.gather(row * hxw + done, b, len);
-            BulkMath.INSTANCE.affine(a, b, len, coefDy, coefX, bias);
+            BulkMath.INSTANCE.affine(a, b, 0, len, coefDy, coefX, bias);
             gradInput.scatter(row * hxw + done, a, len);
         }
     }

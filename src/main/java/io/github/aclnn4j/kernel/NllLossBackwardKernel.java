@@ -28,21 +28,21 @@ public final class NllLossBackwardKernel {
                         + " is out of range [0, " + classes + ") and is not ignoreIndex (" + ignoreIndex + ")");
             }
         }
-        long total = rows * classes;
-        long fillBlocks = (total + FILL_BLOCK - 1) / FILL_BLOCK;
-        Parallel.forEach(fillBlocks, FILL_BLOCK,
-                b -> out.fill(b * FILL_BLOCK, Math.min(FILL_BLOCK, total - b * FILL_BLOCK), 0f));
         float shared = perRowGrad ? 0f : grad.get(0);
-        if (reduction == 1) {
-            shared = shared / totalWeight.get(0);
-        }
-        for (long i = 0; i < rows; i++) {
-            long t = target.getLong(i);
-            if (t == ignoreIndex) {
-                continue;
+        float scale = reduction == 1 ? shared / totalWeight.get(0) : shared;
+        // Each task zeroes a band of rows and writes their one value while the band is in cache.
+        long rowsPerTask = Math.max(1, FILL_BLOCK / Math.max(classes, 1));
+        Parallel.forEach((rows + rowsPerTask - 1) / rowsPerTask, rowsPerTask * classes, task -> {
+            long first = task * rowsPerTask;
+            long end = Math.min(rows, first + rowsPerTask);
+            out.fill(first * classes, (end - first) * classes, 0f);
+            for (long i = first; i < end; i++) {
+                long t = target.getLong(i);
+                if (t != ignoreIndex) {
+                    float g = perRowGrad ? grad.get(i) : scale;
+                    out.set(i * classes + t, weight.get(t) * -g);
+                }
             }
-            float g = perRowGrad ? grad.get(i) : shared;
-            out.set(i * classes + t, weight.get(t) * -g);
-        }
+        });
     }
 }

@@ -61,17 +61,17 @@ final class ScalarBulkMath implements BulkMath {
     }
 
     @Override
-    public void affine(float[] a, float[] b, int n, double ca, double cb, double bias) {
-        for (int i = 0; i < n; i++) {
+    public void affine(float[] a, float[] b, int from, int to, double ca, double cb, double bias) {
+        for (int i = from; i < to; i++) {
             a[i] = (float) (ca * a[i] + cb * b[i] + bias);
         }
     }
 
     @Override
-    public void sumAndDot(float[] a, float[] b, int n, double[] out) {
+    public void sumAndDot(float[] a, float[] b, int from, int to, double[] out) {
         double s = 0;
         double d = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = from; i < to; i++) {
             s += a[i];
             d += (double) a[i] * b[i];
         }

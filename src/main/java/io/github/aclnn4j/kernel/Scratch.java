@@ -22,6 +22,9 @@ final class Scratch {
     final float[][] tails = new float[4][64];
 
     private double[] sums = new double[0];
+    /** A GroupNorm group's dy and x; see {@link #ensureGroupRows}. */
+    float[] groupA = new float[0];
+    float[] groupB = new float[0];
 
     private Scratch() {
         java.util.Arrays.fill(ones, 1f);
@@ -34,6 +37,14 @@ final class Scratch {
         }
         java.util.Arrays.fill(sums, 0, n, 0.0);
         return sums;
+    }
+
+    /** Grows {@link #groupA} and {@link #groupB} to at least {@code n} elements. */
+    void ensureGroupRows(int n) {
+        if (groupA.length < n) {
+            groupA = new float[n];
+            groupB = new float[n];
+        }
     }
 
     static Scratch get() {

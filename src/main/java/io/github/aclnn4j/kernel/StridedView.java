@@ -69,6 +69,9 @@ public final class StridedView {
 
     /** Byte offset of logical element {@code flat}. */
     private long offsetOf(long flat) {
+        if (dims.length == 1) { // the common case after merging: no division
+            return base + flat * byteStrides[0];
+        }
         long off = base;
         for (int d = dims.length - 1; d >= 0 && flat != 0; d--) {
             long i = flat % dims[d];

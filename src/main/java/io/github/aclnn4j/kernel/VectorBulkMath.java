@@ -155,25 +155,25 @@ final class VectorBulkMath implements BulkMath {
     }
 
     @Override
-    public void affine(float[] a, float[] b, int n, double ca, double cb, double bias) {
-        int i = 0;
-        for (int bound = FD.loopBound(n); i < bound; i += FD.length()) {
+    public void affine(float[] a, float[] b, int from, int to, double ca, double cb, double bias) {
+        int i = from;
+        for (int bound = from + FD.loopBound(to - from); i < bound; i += FD.length()) {
             DoubleVector ad = (DoubleVector) FloatVector.fromArray(FD, a, i).convertShape(VectorOperators.F2D, D, 0);
             DoubleVector bd = (DoubleVector) FloatVector.fromArray(FD, b, i).convertShape(VectorOperators.F2D, D, 0);
             ((FloatVector) ad.mul(ca).add(bd.mul(cb)).add(bias).convertShape(VectorOperators.D2F, FD, 0))
                     .intoArray(a, i);
         }
-        for (; i < n; i++) {
+        for (; i < to; i++) {
             a[i] = (float) (ca * a[i] + cb * b[i] + bias);
         }
     }
 
     @Override
-    public void sumAndDot(float[] a, float[] b, int n, double[] out) {
+    public void sumAndDot(float[] a, float[] b, int from, int to, double[] out) {
         DoubleVector sum = DoubleVector.zero(D);
         DoubleVector dot = DoubleVector.zero(D);
-        int i = 0;
-        for (int bound = FD.loopBound(n); i < bound; i += FD.length()) {
+        int i = from;
+        for (int bound = from + FD.loopBound(to - from); i < bound; i += FD.length()) {
             DoubleVector ad = (DoubleVector) FloatVector.fromArray(FD, a, i).convertShape(VectorOperators.F2D, D, 0);
             DoubleVector bd = (DoubleVector) FloatVector.fromArray(FD, b, i).convertShape(VectorOperators.F2D, D, 0);
             sum = sum.add(ad);
@@ -181,7 +181,7 @@ final class VectorBulkMath implements BulkMath {
         }
         double s = sumLanes(sum);
         double d = sumLanes(dot);
-        for (; i < n; i++) {
+        for (; i < to; i++) {
             s += a[i];
             d += (double) a[i] * b[i];
         }

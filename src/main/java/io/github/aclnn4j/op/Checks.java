@@ -9,10 +9,8 @@ import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.Shapes;
 import io.github.aclnn4j.tensor.TensorDesc;
 import java.lang.foreign.MemorySegment;
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The checks operators share, each failing with the documented status and a message of the form
@@ -23,7 +21,7 @@ final class Checks {
     static final int MAX_RANK = 8;
 
     private final String op;
-    private final Map<MemoryBlock, String> blocks = new IdentityHashMap<>();
+    private final List<Plan.Use> uses = new ArrayList<>();
 
     Checks(String op) {
         this.op = op;
@@ -33,8 +31,8 @@ final class Checks {
         return op;
     }
 
-    Map<MemoryBlock, String> blocks() {
-        return Collections.unmodifiableMap(new IdentityHashMap<>(blocks));
+    List<Plan.Use> uses() {
+        return List.copyOf(uses);
     }
 
     void notNull(String name, TensorDesc t) {
@@ -190,7 +188,7 @@ final class Checks {
         } catch (Failure f) { // freed by another thread since the check above
             throw Status.invalid(op + ": " + name + " points into freed memory (" + block.describe() + ")");
         }
-        blocks.merge(block, name, (a, b) -> List.of(a.split(", ")).contains(b) ? a : a + ", " + b);
+        uses.add(new Plan.Use(block, name));
         return new StridedView(segment, startByte, dtype, shape, Shapes.broadcastStrides(dims, strides, shape));
     }
 
@@ -207,12 +205,12 @@ final class Checks {
 
     /** A plan whose work is {@code body}, touching about {@code elements} elements. */
     Plan plan(long workspaceSize, long elements, Body body) {
-        return new KernelPlan(op, workspaceSize, elements, blocks(), body);
+        return new KernelPlan(op, workspaceSize, elements, uses(), body);
     }
 
     /** A plan with nothing to do. */
     Plan noWork() {
-        return new KernelPlan(op, 0, 0, Map.of(), ws -> { });
+        return new KernelPlan(op, 0, 0, List.of(), ws -> { });
     }
 
     @FunctionalInterface
@@ -220,8 +218,7 @@ final class Checks {
         void run(MemorySegment workspace);
     }
 
-    private record KernelPlan(String operator, long workspaceSize, long elements, Map<MemoryBlock, String> blocks,
-            Body body)
+    private record KernelPlan(String operator, long workspaceSize, long elements, List<Plan.Use> uses, Body body)
             implements Plan {
         @Override
         public void run(MemorySegment workspace) {

@@ -74,12 +74,12 @@ public final class Executor {
             }
             scratch = seg.asSlice(workspaceOffset, needed);
         }
-        plan.blocks().forEach((block, names) -> {
-            if (!block.isLive()) {
-                throw Status.invalid(operator + ": the memory of " + names + " was freed after phase 1 ("
-                        + block.describe() + ")");
+        for (Plan.Use use : plan.uses()) {
+            if (!use.block().isLive()) {
+                throw Status.invalid(operator + ": the memory of " + namesUsing(use.block()) + " was freed after phase 1 ("
+                        + use.block().describe() + ")");
             }
-        });
+        }
         MemorySegment ws = scratch;
         synchronized (this) { // released only once the stream has taken the work
             checkNotReleased(operator);
@@ -93,6 +93,12 @@ public final class Executor {
                 released = true;
             }
         }
+    }
+
+    /** The tensors whose memory is {@code block}, for a message. */
+    private String namesUsing(MemoryBlock block) {
+        return plan.uses().stream().filter(u -> u.block() == block).map(Plan.Use::tensor).distinct().toList()
+                .toString();
     }
 
     private synchronized void checkNotReleased(String operator) {

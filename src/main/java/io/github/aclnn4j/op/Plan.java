@@ -2,7 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.runtime.MemoryBlock;
 import java.lang.foreign.MemorySegment;
-import java.util.Map;
+import java.util.List;
 
 /** The work an operator's phase 1 planned: checked, sized, and ready to run on a stream. */
 public interface Plan {
@@ -12,8 +12,11 @@ public interface Plan {
     /** Scratch bytes {@link #run} uses from the workspace; 0 when none. */
     long workspaceSize();
 
-    /** The memory the plan uses, each with the tensor names pointing into it: it must still be live at launch. */
-    Map<MemoryBlock, String> blocks();
+    /** A tensor's memory the plan uses; it must still be live at launch. */
+    record Use(MemoryBlock block, String tensor) {}
+
+    /** Every tensor's memory the plan uses (a block may appear more than once). */
+    List<Use> uses();
 
     /** Elements the run touches, roughly: small plans run inline on an idle stream. */
     long elements();
