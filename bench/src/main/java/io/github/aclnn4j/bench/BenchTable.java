@@ -77,8 +77,10 @@ public final class BenchTable {
         }
     }
 
+    /** The median of {@code repeats} runs, after at least two seconds of warm-up (the JIT compiles per shape). */
     private static double medianMs(Workload w, int repeats) {
-        for (int i = 0; i < Math.min(repeats, 5); i++) {
+        long warmUntil = System.nanoTime() + 2_000_000_000L;
+        for (int i = 0; i < 5 || System.nanoTime() < warmUntil; i++) {
             w.run();
         }
         long[] t = new long[repeats];
