@@ -5,7 +5,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 
@@ -89,9 +88,5 @@ final class DeviceMemory {
 
     synchronized long usedBytes() {
         return used;
-    }
-
-    synchronized List<DeviceBlock> liveBlocks() {
-        return List.copyOf(live.values());
     }
 }
