@@ -10,7 +10,9 @@ import io.github.aclnn4j.tensor.Shapes;
 import io.github.aclnn4j.tensor.TensorDesc;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The checks operators share, each failing with the documented status and a message of the form
@@ -22,6 +24,8 @@ final class Checks {
 
     private final String op;
     private final List<Plan.Use> uses = new ArrayList<>();
+    /** Tensors already checked in this call (an operator may view one tensor more than once). */
+    private final Map<TensorDesc, Checked> checked = new IdentityHashMap<>();
 
     Checks(String op) {
         this.op = op;
@@ -115,7 +119,7 @@ final class Checks {
     void usable(Object... namesAndTensors) {
         for (int i = 0; i < namesAndTensors.length; i += 2) {
             if (namesAndTensors[i + 1] instanceof TensorDesc t) {
-                view((String) namesAndTensors[i], t);
+                checked((String) namesAndTensors[i], t);
             }
         }
     }
@@ -131,6 +135,27 @@ final class Checks {
      * memory block its data pointer points into.
      */
     StridedView view(String name, TensorDesc t, long[] shape) {
+        Checked c = checked(name, t);
+        return new StridedView(c.segment, c.startByte, t.dtype(), shape,
+                Shapes.broadcastStrides(t.shape(), t.strides(), shape));
+    }
+
+    /** Where a checked tensor's view starts; an empty view has no memory. */
+    private record Checked(MemorySegment segment, long startByte) {}
+
+    private static final Checked EMPTY = new Checked(MemorySegment.NULL, 0);
+
+    /** The checks of {@link #view(String, TensorDesc, long[])}, once per tensor of a call. */
+    private Checked checked(String name, TensorDesc t) {
+        Checked c = checked.get(t);
+        if (c == null) {
+            c = check(name, t);
+            checked.put(t, c);
+        }
+        return c;
+    }
+
+    private Checked check(String name, TensorDesc t) {
         if (t.isDestroyed()) {
             throw Status.invalid(op + ": " + name + " was destroyed (aclDestroyTensor)");
         }
@@ -151,10 +176,9 @@ final class Checks {
         if (t.offset() < 0) {
             throw Status.invalid(op + ": " + name + " offset must be >= 0, got " + t.offset());
         }
-        DType dtype = t.dtype();
         MemoryBlock block = t.block();
         if (t.isEmpty()) {
-            return new StridedView(MemorySegment.NULL, 0, dtype, shape, Shapes.broadcastStrides(dims, strides, shape));
+            return EMPTY;
         }
         if (block == null) {
             throw Status.invalid(op + ": " + name + " has no data (null pointer) but " + Shapes.numel(dims)
@@ -163,7 +187,7 @@ final class Checks {
         if (!block.isLive()) {
             throw Status.invalid(op + ": " + name + " points into freed memory (" + block.describe() + ")");
         }
-        long es = dtype.byteSize;
+        long es = t.dtype().byteSize;
         long startByte;
         long endByte;
         try {
@@ -189,7 +213,7 @@ final class Checks {
             throw Status.invalid(op + ": " + name + " points into freed memory (" + block.describe() + ")");
         }
         uses.add(new Plan.Use(block, name));
-        return new StridedView(segment, startByte, dtype, shape, Shapes.broadcastStrides(dims, strides, shape));
+        return new Checked(segment, startByte);
     }
 
     private static boolean isPlainFormat(int format) {
