@@ -27,18 +27,14 @@ public final class BceBackwardKernel {
             grad.gather(start, g, len);
             self.gather(start, x, len);
             target.gather(start, y, len);
-            if (weight == null) {
-                for (int i = 0; i < len; i++) {
-                    float xi = x[i];
-                    g[i] = g[i] * (xi - y[i]) / Math.max((1f - xi) * xi, EPSILON) * scale;
-                }
-            } else {
-                float[] w = s.d;
+            float[] w = s.ones; // an absent weight: multiplying by 1 is exact
+            if (weight != null) {
+                w = s.d;
                 weight.gather(start, w, len);
-                for (int i = 0; i < len; i++) {
-                    float xi = x[i];
-                    g[i] = g[i] * (xi - y[i]) / Math.max((1f - xi) * xi, EPSILON) * w[i] * scale;
-                }
+            }
+            for (int i = 0; i < len; i++) {
+                float xi = x[i];
+                g[i] = g[i] * (xi - y[i]) / Math.max((1f - xi) * xi, EPSILON) * w[i] * scale;
             }
             out.scatter(start, g, len);
         });

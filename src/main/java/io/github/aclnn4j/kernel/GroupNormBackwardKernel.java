@@ -45,8 +45,8 @@ public final class GroupNormBackwardKernel {
             }
             double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
             for (long ch = g * d; ch < (g + 1) * d; ch++) {
-                double coefDy = coef[1] * (gamma == null ? 1 : gamma.get(ch));
-                rowGradInput(dy, x, gradInput, i * c + ch, hxw, coefDy, coef[2], coef[3]);
+                double coefDy = coef[0] * (gamma == null ? 1 : gamma.get(ch));
+                rowGradInput(dy, x, gradInput, i * c + ch, hxw, coefDy, coef[1], coef[2]);
             }
         });
         if (gradGamma == null && gradBeta == null) {
@@ -98,14 +98,14 @@ public final class GroupNormBackwardKernel {
         }
         double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
         for (int r = 0; r < d; r++) {
-            double coefDy = coef[1] * (gamma == null ? 1 : gamma.get(g * d + r));
-            BulkMath.INSTANCE.affine(a, b, r * row, (r + 1) * row, coefDy, coef[2], coef[3]);
+            double coefDy = coef[0] * (gamma == null ? 1 : gamma.get(g * d + r));
+            BulkMath.INSTANCE.affine(a, b, r * row, (r + 1) * row, coefDy, coef[1], coef[2]);
         }
         gradInput.scatter(first, a, len);
     }
 
     /**
-     * The (n, group) coefficients from its rows' sums in the workspace: {@code [mean, rstd, b, c0]}
+     * The (n, group) coefficients from its rows' sums in the workspace: {@code [rstd, b, c0]}
      * with {@code dx = rstd·γ·dy + b·x + c0}. The array is per-thread scratch.
      */
     private static double[] coefficients(StridedView mean, StridedView rstd, StridedView gamma, long c, long hxw,
@@ -121,11 +121,10 @@ public final class GroupNormBackwardKernel {
         }
         double m = (double) d * hxw;
         double coefX = (s1 * mu - s2) * rs * rs * rs / m;
-        double[] coef = Scratch.get().sums(4);
-        coef[0] = mu;
-        coef[1] = rs;
-        coef[2] = coefX;
-        coef[3] = -coefX * mu - s1 * rs / m;
+        double[] coef = Scratch.get().sums(3);
+        coef[0] = rs;
+        coef[1] = coefX;
+        coef[2] = -coefX * mu - s1 * rs / m;
         return coef;
     }
 

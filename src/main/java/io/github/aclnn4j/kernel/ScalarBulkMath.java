@@ -54,7 +54,7 @@ final class ScalarBulkMath implements BulkMath {
         for (int i = from; i < to; i++) {
             float xi = x[i];
             float gi = g[i];
-            sum += Math.min(xi, 0f) * gi;
+            sum += (double) Math.min(xi, 0f) * gi;
             x[i] = xi > 0 ? gi : w * gi;
         }
         return sum;

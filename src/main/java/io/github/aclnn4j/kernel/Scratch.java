@@ -18,7 +18,7 @@ final class Scratch {
     /** Only for {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
     final long[] index = new long[16];
-    /** Zero-padded tails of up to four operands, one vector long (16 lanes at 512 bits; room for more). */
+    /** Padded tails of up to four operands, one vector long (at most 16 lanes today; room for more). */
     final float[][] tails = new float[4][64];
 
     private double[] sums = new double[0];
