@@ -1,5 +1,6 @@
 package io.github.aclnn4j.kernel;
 
+import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -8,7 +9,8 @@ import java.lang.foreign.ValueLayout;
  * task per (n, group): it sums {@code dy} and {@code dy·x} per row (n, c) in double into the
  * workspace, derives the group's coefficients and writes {@code dx = rstd·γ·dy + b·x + c0} while the
  * group's rows are still in cache. gradBeta and gradGamma then reduce the row sums over n. Every
- * sum has a fixed order, so the result does not depend on the thread count.
+ * sum has a fixed order, so the result does not depend on the thread count. Dense operands of one
+ * dtype go through {@link DirectMath} loops row by row instead of the cached group.
  */
 public final class GroupNormBackwardKernel {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
@@ -29,16 +31,20 @@ public final class GroupNormBackwardKernel {
             MemorySegment workspace) {
         long d = c / group;
         long groupElements = d * hxw;
+        DType dt = dy.dtype();
+        Rows rows = new Rows(dy, x, gradInput, DirectOperands.supported(dt)
+                && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
+                && (gradInput == null || DirectOperands.dense(gradInput, dt)));
         Parallel.forEach(n * group, groupElements, task -> {
             long i = task / group;
             long g = task % group;
             long firstRow = i * c + g * d;
-            if (groupElements <= CACHED_GROUP) {
+            if (!rows.direct && groupElements <= CACHED_GROUP) {
                 cachedGroup(dy, x, mean, rstd, gamma, c, hxw, d, i, g, task, gradInput, workspace);
                 return;
             }
             for (long row = firstRow; row < firstRow + d; row++) {
-                rowSums(dy, x, row, hxw, workspace);
+                rows.sums(row, hxw, workspace);
             }
             if (gradInput == null) {
                 return;
@@ -46,7 +52,7 @@ public final class GroupNormBackwardKernel {
             double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
             for (long ch = g * d; ch < (g + 1) * d; ch++) {
                 double coefDy = coef[0] * (gamma == null ? 1 : gamma.get(ch));
-                rowGradInput(dy, x, gradInput, i * c + ch, hxw, coefDy, coef[1], coef[2]);
+                rows.gradInput(i * c + ch, hxw, coefDy, coef[1], coef[2]);
             }
         });
         if (gradGamma == null && gradBeta == null) {
@@ -128,36 +134,64 @@ public final class GroupNormBackwardKernel {
         return coef;
     }
 
-    private static void rowSums(StridedView dy, StridedView x, long row, long hxw, MemorySegment workspace) {
-        Scratch s = Scratch.get();
-        float[] a = s.a;
-        float[] b = s.b;
-        double[] sums = s.sums(2);
-        double sdy = 0;
-        double sdyx = 0;
-        for (long done = 0; done < hxw; done += Blocks.SIZE) {
-            int len = (int) Math.min(Blocks.SIZE, hxw - done);
-            dy.gather(row * hxw + done, a, len);
-            x.gather(row * hxw + done, b, len);
-            BulkMath.INSTANCE.sumAndDot(a, b, 0, len, sums);
-            sdy += sums[0];
-            sdyx += sums[1];
+    /**
+     * Row-at-a-time work on dy, x and gradInput, in chunks of a block: whole steps by {@link DirectMath}
+     * loops when {@code direct}, everything else gathered into rows. A direct group is read twice,
+     * the second time from L2, instead of being cached in a per-thread buffer.
+     */
+    private record Rows(StridedView dy, StridedView x, StridedView gradInput, boolean direct) {
+        /** How much of a chunk of {@code len} elements the direct loops take. */
+        private int directPart(int len) {
+            return direct ? len - len % DirectOperands.math().step() : 0;
         }
-        workspace.setAtIndex(F64, 2 * row, sdy);
-        workspace.setAtIndex(F64, 2 * row + 1, sdyx);
-    }
 
-    private static void rowGradInput(StridedView dy, StridedView x, StridedView gradInput, long row, long hxw,
-            double coefDy, double coefX, double bias) {
-        Scratch s = Scratch.get();
-        float[] a = s.a;
-        float[] b = s.b;
-        for (long done = 0; done < hxw; done += Blocks.SIZE) {
-            int len = (int) Math.min(Blocks.SIZE, hxw - done);
-            dy.gather(row * hxw + done, a, len);
-            x.gather(row * hxw + done, b, len);
-            BulkMath.INSTANCE.affine(a, b, 0, len, coefDy, coefX, bias);
-            gradInput.scatter(row * hxw + done, a, len);
+        /** Σdy and Σdy·x over row {@code row} into the workspace. */
+        void sums(long row, long hxw, MemorySegment workspace) {
+            Scratch s = Scratch.get();
+            double[] sums = s.sums(2);
+            double sdy = 0;
+            double sdyx = 0;
+            for (long done = 0; done < hxw; done += Blocks.SIZE) {
+                int len = (int) Math.min(Blocks.SIZE, hxw - done);
+                long start = row * hxw + done;
+                int direct = directPart(len);
+                if (direct > 0) {
+                    DirectOperands.math().sumAndDot(dy.dtype(), dy.segment(), dy.denseOffset(start), x.segment(),
+                            x.denseOffset(start), direct, sums);
+                    sdy += sums[0];
+                    sdyx += sums[1];
+                }
+                if (direct < len) {
+                    dy.gather(start + direct, s.a, len - direct);
+                    x.gather(start + direct, s.b, len - direct);
+                    BulkMath.INSTANCE.sumAndDot(s.a, s.b, 0, len - direct, sums);
+                    sdy += sums[0];
+                    sdyx += sums[1];
+                }
+            }
+            workspace.setAtIndex(F64, 2 * row, sdy);
+            workspace.setAtIndex(F64, 2 * row + 1, sdyx);
+        }
+
+        /** {@code gradInput = coefDy·dy + coefX·x + bias} over row {@code row}. */
+        void gradInput(long row, long hxw, double coefDy, double coefX, double bias) {
+            Scratch s = Scratch.get();
+            for (long done = 0; done < hxw; done += Blocks.SIZE) {
+                int len = (int) Math.min(Blocks.SIZE, hxw - done);
+                long start = row * hxw + done;
+                int direct = directPart(len);
+                if (direct > 0) {
+                    DirectOperands.math().affine(dy.dtype(), dy.segment(), dy.denseOffset(start), x.segment(),
+                            x.denseOffset(start), coefDy, coefX, bias, gradInput.segment(),
+                            gradInput.denseOffset(start), direct);
+                }
+                if (direct < len) {
+                    dy.gather(start + direct, s.a, len - direct);
+                    x.gather(start + direct, s.b, len - direct);
+                    BulkMath.INSTANCE.affine(s.a, s.b, 0, len - direct, coefDy, coefX, bias);
+                    gradInput.scatter(start + direct, s.a, len - direct);
+                }
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.github.aclnn4j.kernel;
 
+import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -11,12 +12,16 @@ import java.lang.foreign.ValueLayout;
  * shape only, never on the thread count.
  *
  * <p>Long rows ({@code inner ≥ Blocks.SIZE}) are cut into blocks, one task each. Short rows are
- * grouped into slabs of whole outer indices, each task summing every channel of its slab.
+ * grouped into slabs of whole outer indices, each task summing every channel of its slab. Dense
+ * operands of one dtype run through {@link DirectMath} loops row by row (rows of at least
+ * {@link #MIN_DIRECT_ROW} elements); the rest is gathered into rows.
  */
 public final class PreluBackwardKernel {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
     /** Slabs for short rows: enough to keep every thread busy, few enough to keep the workspace small. */
     private static final long MAX_SLABS = 64;
+    /** Rows shorter than this are batched through rows even when the direct loops could take them. */
+    private static final long MIN_DIRECT_ROW = 64;
 
     private PreluBackwardKernel() {}
 
@@ -58,9 +63,12 @@ public final class PreluBackwardKernel {
         Layout layout = Layout.of(outer, channels, inner, weights);
         float[] w = new float[(int) weights];
         weight.gather(0, w, w.length);
+        DType dt = gradInput.dtype();
+        Operands ops = new Operands(self, grad, gradInput, DirectOperands.supported(dt)
+                && DirectOperands.dense(self, dt) && DirectOperands.dense(grad, dt) && gradInput.isDense());
         if (layout.longRows) {
             Parallel.forEach(layout.tasks, Blocks.SIZE,
-                    t -> workspace.setAtIndex(F64, t, longRowBlock(layout, t, w, self, grad, gradInput)));
+                    t -> workspace.setAtIndex(F64, t, longRowBlock(layout, t, w, ops)));
             for (long k = 0; k < weights; k++) {
                 double sum = 0;
                 for (long o = 0; o < outer; o++) {
@@ -75,7 +83,7 @@ public final class PreluBackwardKernel {
             }
         } else {
             Parallel.forEach(layout.tasks, layout.outerPerSlab * channels * inner,
-                    t -> slab(layout, t, w, self, grad, gradInput, workspace));
+                    t -> slab(layout, t, w, ops, workspace));
             for (long k = 0; k < weights; k++) {
                 double sum = 0;
                 for (long t = 0; t < layout.tasks; t++) {
@@ -87,51 +95,72 @@ public final class PreluBackwardKernel {
     }
 
     /** One block of one long row: writes gradInput, returns the row's partial gradWeight sum. */
-    private static double longRowBlock(Layout layout, long task, float[] w, StridedView self, StridedView grad,
-            StridedView gradInput) {
+    private static double longRowBlock(Layout layout, long task, float[] w, Operands ops) {
         long row = task / layout.blocksPerRow;
         long offsetInRow = (task % layout.blocksPerRow) * Blocks.SIZE;
         float wk = w[layout.weights == 1 ? 0 : (int) (row % layout.channels)];
-        long start = row * layout.inner + offsetInRow;
-        int len = (int) Math.min(Blocks.SIZE, layout.inner - offsetInRow);
-        Scratch s = Scratch.get();
-        float[] x = s.a;
-        float[] g = s.b;
-        self.gather(start, x, len);
-        grad.gather(start, g, len);
-        double acc = BulkMath.INSTANCE.preluRow(x, g, 0, len, wk);
-        gradInput.scatter(start, x, len);
-        return acc;
+        return ops.run(row * layout.inner + offsetInRow, (int) Math.min(Blocks.SIZE, layout.inner - offsetInRow), wk);
     }
 
     /** One slab of whole outer indices: writes gradInput, stores one partial sum per weight. */
-    private static void slab(Layout layout, long task, float[] w, StridedView self, StridedView grad,
-            StridedView gradInput, MemorySegment workspace) {
-        long perOuter = layout.channels * layout.inner;
-        long start = task * layout.outerPerSlab * perOuter;
-        long end = Math.min(layout.outer, (task + 1) * layout.outerPerSlab) * perOuter;
+    private static void slab(Layout layout, long task, float[] w, Operands ops, MemorySegment workspace) {
+        long firstRow = task * layout.outerPerSlab * layout.channels;
+        long endRow = Math.min(layout.outer, (task + 1) * layout.outerPerSlab) * layout.channels;
         boolean shared = layout.weights == 1;
-        Scratch s = Scratch.get();
-        double[] acc = s.sums((int) layout.weights);
-        float[] x = s.a;
-        float[] g = s.b;
-        long inner = layout.inner;
-        for (long at = start; at < end; at += Blocks.SIZE) {
-            int len = (int) Math.min(Blocks.SIZE, end - at);
-            self.gather(at, x, len);
-            grad.gather(at, g, len);
-            // Walk the block one row segment at a time: a segment has a single channel.
-            for (int i = 0; i < len; ) {
-                long row = (at + i) / inner;
-                int segmentEnd = (int) Math.min(len, (row + 1) * inner - at);
+        double[] acc = Scratch.get().sums((int) layout.weights);
+        if (ops.direct && layout.inner >= MIN_DIRECT_ROW) {
+            for (long row = firstRow; row < endRow; row++) { // a row has a single channel; inner < Blocks.SIZE
                 int k = shared ? 0 : (int) (row % layout.channels);
-                acc[k] += BulkMath.INSTANCE.preluRow(x, g, i, segmentEnd, w[k]);
-                i = segmentEnd;
+                acc[k] += ops.run(row * layout.inner, (int) layout.inner, w[k]);
             }
-            gradInput.scatter(at, x, len);
+        } else { // short rows: gather many at once, then walk them one row segment at a time
+            Scratch s = Scratch.get();
+            float[] x = s.a;
+            float[] g = s.b;
+            long inner = layout.inner;
+            long end = endRow * inner;
+            for (long at = firstRow * inner; at < end; at += Blocks.SIZE) {
+                int len = (int) Math.min(Blocks.SIZE, end - at);
+                ops.self.gather(at, x, len);
+                ops.grad.gather(at, g, len);
+                for (int i = 0; i < len; ) {
+                    long row = (at + i) / inner;
+                    int segmentEnd = (int) Math.min(len, (row + 1) * inner - at);
+                    int k = shared ? 0 : (int) (row % layout.channels);
+                    acc[k] += BulkMath.INSTANCE.preluRow(x, g, i, segmentEnd, w[k]);
+                    i = segmentEnd;
+                }
+                ops.gradInput.scatter(at, x, len);
+            }
         }
         for (int k = 0; k < layout.weights; k++) {
             workspace.setAtIndex(F64, task * layout.weights + k, acc[k]);
+        }
+    }
+
+    /** The operands, and whether they suit {@link DirectMath}. */
+    private record Operands(StridedView self, StridedView grad, StridedView gradInput, boolean direct) {
+        /**
+         * Elements [start, start + len) of one channel with weight {@code wk}: writes gradInput and
+         * returns {@code Σ min(x, 0)·g}, whole steps by direct loops, the rest through rows.
+         */
+        double run(long start, int len, float wk) {
+            double sum = 0;
+            int done = 0;
+            if (direct) {
+                DirectMath math = DirectOperands.math();
+                done = len - len % math.step();
+                sum = math.prelu(gradInput.dtype(), self.segment(), self.denseOffset(start), grad.segment(),
+                        grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start), done);
+            }
+            if (done < len) {
+                Scratch s = Scratch.get();
+                self.gather(start + done, s.a, len - done);
+                grad.gather(start + done, s.b, len - done);
+                sum += BulkMath.INSTANCE.preluRow(s.a, s.b, 0, len - done, wk);
+                gradInput.scatter(start + done, s.a, len - done);
+            }
+            return sum;
         }
     }
 }

@@ -1,8 +1,15 @@
 package io.github.aclnn4j.kernel;
 
+import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.HalfFloats;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
 /**
  * Per-thread block buffers, so that running a kernel allocates nothing: four float rows of one
- * block each, a row for fills and an index for walking strided views.
+ * block each, a row for fills, an index for walking strided views and off-heap runs for the
+ * direct loops.
  */
 final class Scratch {
     private static final ThreadLocal<Scratch> LOCAL = ThreadLocal.withInitial(Scratch::new);
@@ -15,11 +22,23 @@ final class Scratch {
     final float[] ones = new float[Blocks.SIZE];
     /** Only for {@link StridedView#fill}, which kernels call while holding the other rows. */
     final float[] fillRow = new float[Blocks.SIZE];
-    /** Only for {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
+    /**
+     * For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats, and for
+     * kernels' fused 16-bit loops, which use no view meanwhile.
+     */
     final short[] halfRow = new short[Blocks.SIZE];
+    /** The second operand of a fused 16-bit loop. */
+    final short[] halfRow2 = new short[Blocks.SIZE];
     final long[] index = new long[16];
     /** Padded tails of up to four operands, one vector long (at most 16 lanes today; room for more). */
     final float[][] tails = new float[4][64];
+
+    /** Off-heap runs of one block for the direct loops: a uniform operand's value repeated, per slot. */
+    final MemorySegment[] repeated = new MemorySegment[4];
+    /** Off-heap runs of one block of 1.0 in each float dtype, never written: an absent weight. */
+    private final MemorySegment onesF32;
+    private final MemorySegment onesF16;
+    private final MemorySegment onesBf16;
 
     private double[] sums = new double[0];
     /** A GroupNorm group's dy and x; see {@link #ensureGroupRows}. */
@@ -28,6 +47,27 @@ final class Scratch {
 
     private Scratch() {
         java.util.Arrays.fill(ones, 1f);
+        Arena arena = Arena.ofAuto(); // freed with this thread's Scratch
+        for (int i = 0; i < repeated.length; i++) {
+            repeated[i] = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
+        }
+        onesF32 = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
+        onesF16 = arena.allocate((long) Blocks.SIZE * Short.BYTES, 64);
+        onesBf16 = arena.allocate((long) Blocks.SIZE * Short.BYTES, 64);
+        for (long i = 0; i < Blocks.SIZE; i++) {
+            onesF32.setAtIndex(ValueLayout.JAVA_FLOAT, i, 1f);
+            onesF16.setAtIndex(ValueLayout.JAVA_SHORT, i, HalfFloats.toHalf(1f));
+            onesBf16.setAtIndex(ValueLayout.JAVA_SHORT, i, HalfFloats.toBf16(1f));
+        }
+    }
+
+    /** A block of ones in {@code dtype} (FLOAT, FLOAT16 or BFLOAT16). */
+    MemorySegment onesRun(DType dtype) {
+        return switch (dtype) {
+            case FLOAT16 -> onesF16;
+            case BF16 -> onesBf16;
+            default -> onesF32;
+        };
     }
 
     /** A zeroed array of at least {@code n} doubles, reused across calls. */

@@ -67,6 +67,34 @@ public final class StridedView {
         return dtype;
     }
 
+    /** True when logical element i lies at {@code base + i·byteSize}: the whole view is one dense run. */
+    public boolean isDense() {
+        return dims.length == 0 || (dims.length == 1 && byteStrides[0] == es);
+    }
+
+    /** True when every logical element is the one at {@code base} (a broadcast single value). */
+    public boolean isUniform() {
+        return dims.length == 0 || (dims.length == 1 && byteStrides[0] == 0);
+    }
+
+    MemorySegment segment() {
+        return segment;
+    }
+
+    /** Byte offset of logical element {@code flat} of a {@linkplain #isDense() dense} view. */
+    long denseOffset(long flat) {
+        return base + flat * es;
+    }
+
+    /** Writes the view's single element {@code n} times from offset 0 of {@code dst} (for a uniform view). */
+    void repeatFirstInto(MemorySegment dst, int n) {
+        long bytes = (long) n * es;
+        MemorySegment.copy(segment, base, dst, 0, es);
+        for (long filled = es; filled < bytes; filled *= 2) { // doubling copies: log2(n) bulk moves
+            MemorySegment.copy(dst, 0, dst, filled, Math.min(filled, bytes - filled));
+        }
+    }
+
     /** Byte offset of logical element {@code flat}. */
     private long offsetOf(long flat) {
         if (dims.length == 1) { // the common case after merging: no division

@@ -9,7 +9,12 @@ public final class BinaryCrossEntropyBackwardCase {
 
     /** Runs the case of {@code seed}, checks it against the reference, and returns the output's bits. */
     public static long[][] run(long seed, int maxNumel) {
-        try (CaseContext ctx = new CaseContext("aclnnBinaryCrossEntropyBackward", seed)) {
+        return run(seed, maxNumel, false);
+    }
+
+    /** As {@link #run(long, int)}; {@code dense} makes a case for the direct loops (see {@link CaseRandom}). */
+    public static long[][] run(long seed, int maxNumel, boolean dense) {
+        try (CaseContext ctx = new CaseContext("aclnnBinaryCrossEntropyBackward", seed, dense)) {
             CaseRandom r = ctx.random;
             long[] shape = r.shape(r.nextInt(9), maxNumel, 20);
             int reduction = r.nextInt(3);

@@ -7,7 +7,12 @@ public final class BinaryCrossEntropyWithLogitsCase {
     private BinaryCrossEntropyWithLogitsCase() {}
 
     public static long[][] run(long seed, int maxNumel) {
-        try (CaseContext ctx = new CaseContext("aclnnBinaryCrossEntropyWithLogits", seed)) {
+        return run(seed, maxNumel, false);
+    }
+
+    /** As {@link #run(long, int)}; {@code dense} makes a case for the direct loops (see {@link CaseRandom}). */
+    public static long[][] run(long seed, int maxNumel, boolean dense) {
+        try (CaseContext ctx = new CaseContext("aclnnBinaryCrossEntropyWithLogits", seed, dense)) {
             CaseRandom r = ctx.random;
             long[] shape = r.shape(r.nextInt(9), maxNumel, 15);
             int reduction = r.nextInt(3);

@@ -14,8 +14,13 @@ public final class CaseContext implements AutoCloseable {
     private final List<DeviceTensor> tensors = new ArrayList<>();
 
     public CaseContext(String operator, long seed) {
-        this.random = new CaseRandom(seed);
-        this.description = new StringBuilder(operator).append(" seed ").append(seed);
+        this(operator, seed, false);
+    }
+
+    /** @param dense a case for the kernels' direct loops, see {@link CaseRandom#CaseRandom(long, boolean)} */
+    public CaseContext(String operator, long seed, boolean dense) {
+        this.random = new CaseRandom(seed, dense);
+        this.description = new StringBuilder(operator).append(dense ? " dense" : "").append(" seed ").append(seed);
     }
 
     public void note(String what, Object value) {
@@ -24,12 +29,16 @@ public final class CaseContext implements AutoCloseable {
 
     /** An input in a random layout (stride-0 dimensions allowed) whose allocation is filled from {@code values}. */
     public DeviceTensor input(String name, StoredType type, long[] shape, DoubleSupplier values) {
-        return add(DeviceTensor.input(name, type, StridedLayout.random(random.rng, shape, true), values));
+        return add(DeviceTensor.input(name, type, layout(shape, true), values));
     }
 
     /** An output in a random non-overlapping layout, filled with the sentinel. */
     public DeviceTensor output(String name, StoredType type, long[] shape) {
-        return add(DeviceTensor.output(name, type, StridedLayout.random(random.rng, shape, false)));
+        return add(DeviceTensor.output(name, type, layout(shape, false)));
+    }
+
+    private StridedLayout layout(long[] shape, boolean mayExpand) {
+        return random.dense() ? StridedLayout.dense(random.rng, shape) : StridedLayout.random(random.rng, shape, mayExpand);
     }
 
     private DeviceTensor add(DeviceTensor t) {

@@ -9,9 +9,24 @@ public final class CaseRandom {
     static final int LARGE = 10_000;
 
     public final SplittableRandom rng;
+    /** In a dense case, the one float type of every tensor; otherwise null. */
+    private final StoredType denseType;
 
     public CaseRandom(long seed) {
+        this(seed, false);
+    }
+
+    /**
+     * @param dense a case for the kernels' direct loops: one float type for all tensors, and
+     *     broadcast operands mostly of the full shape (else a single value)
+     */
+    public CaseRandom(long seed, boolean dense) {
         this.rng = new SplittableRandom(seed);
+        this.denseType = dense ? StoredType.FLOATS[rng.nextInt(StoredType.FLOATS.length)] : null;
+    }
+
+    public boolean dense() {
+        return denseType != null;
     }
 
     public int nextInt(int bound) {
@@ -36,6 +51,9 @@ public final class CaseRandom {
     }
 
     public StoredType floatType() {
+        if (denseType != null) {
+            return denseType;
+        }
         return StoredType.FLOATS[rng.nextInt(StoredType.FLOATS.length)];
     }
 
@@ -67,9 +85,13 @@ public final class CaseRandom {
 
     /**
      * A shape that broadcasts to {@code to} (numpy rules): a random number of its trailing
-     * dimensions, each kept or set to 1; half of the time {@code to} itself.
+     * dimensions, each kept or set to 1; half of the time {@code to} itself. In a dense case,
+     * {@code to} itself or, one time in four, {@code [1]}.
      */
     public long[] broadcastableTo(long[] to) {
+        if (denseType != null) {
+            return oneIn(4) && to.length > 0 ? new long[] {1} : to.clone();
+        }
         if (rng.nextBoolean()) {
             return to.clone();
         }

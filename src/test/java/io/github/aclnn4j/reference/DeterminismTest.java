@@ -32,6 +32,13 @@ class DeterminismTest {
         addCases(cases, "BinaryCrossEntropyWithLogits", 0xD3_0000L, BinaryCrossEntropyWithLogitsCase::run);
         addCases(cases, "GroupNormBackward", 0xD4_0000L, GroupNormBackwardCase::run);
         addCases(cases, "NllLossBackward", 0xD5_0000L, NllLossBackwardCase::run);
+        // Dense cases take the direct loops, whose sums group lanes their own way.
+        addCases(cases, "BinaryCrossEntropyBackward dense", 0xD6_0000L,
+                (s, n) -> BinaryCrossEntropyBackwardCase.run(s, n, true));
+        addCases(cases, "PreluBackward dense", 0xD7_0000L, (s, n) -> PreluBackwardCase.run(s, n, true));
+        addCases(cases, "BinaryCrossEntropyWithLogits dense", 0xD8_0000L,
+                (s, n) -> BinaryCrossEntropyWithLogitsCase.run(s, n, true));
+        addCases(cases, "GroupNormBackward dense", 0xD9_0000L, (s, n) -> GroupNormBackwardCase.run(s, n, true));
         return cases.build();
     }
 

@@ -17,7 +17,12 @@ public final class GroupNormBackwardCase {
     private GroupNormBackwardCase() {}
 
     public static long[][] run(long seed, int maxNumel) {
-        try (CaseContext ctx = new CaseContext("aclnnGroupNormBackward", seed)) {
+        return run(seed, maxNumel, false);
+    }
+
+    /** As {@link #run(long, int)}; {@code dense} makes a case for the direct loops (see {@link CaseRandom}). */
+    public static long[][] run(long seed, int maxNumel, boolean dense) {
+        try (CaseContext ctx = new CaseContext("aclnnGroupNormBackward", seed, dense)) {
             CaseRandom r = ctx.random;
             int group = r.nextInt(1, 5);
             int drawnC = group * r.nextInt(1, 5);

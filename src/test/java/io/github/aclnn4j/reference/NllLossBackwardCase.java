@@ -10,7 +10,12 @@ public final class NllLossBackwardCase {
     private NllLossBackwardCase() {}
 
     public static long[][] run(long seed, int maxNumel) {
-        try (CaseContext ctx = new CaseContext("aclnnNLLLossBackward", seed)) {
+        return run(seed, maxNumel, false);
+    }
+
+    /** As {@link #run(long, int)}; {@code dense} makes a case for the direct loops (see {@link CaseRandom}). */
+    public static long[][] run(long seed, int maxNumel, boolean dense) {
+        try (CaseContext ctx = new CaseContext("aclnnNLLLossBackward", seed, dense)) {
             CaseRandom r = ctx.random;
             boolean twoDimensional = r.nextInt(10) < 7;
             int classes = r.nextInt(1, 21);

@@ -7,7 +7,12 @@ public final class PreluBackwardCase {
     private PreluBackwardCase() {}
 
     public static long[][] run(long seed, int maxNumel) {
-        try (CaseContext ctx = new CaseContext("aclnnPreluBackward", seed)) {
+        return run(seed, maxNumel, false);
+    }
+
+    /** As {@link #run(long, int)}; {@code dense} makes a case for the direct loops (see {@link CaseRandom}). */
+    public static long[][] run(long seed, int maxNumel, boolean dense) {
+        try (CaseContext ctx = new CaseContext("aclnnPreluBackward", seed, dense)) {
             CaseRandom r = ctx.random;
             long[] shape = r.shape(r.nextInt(9), maxNumel, 20);
             StoredType type = r.floatType();

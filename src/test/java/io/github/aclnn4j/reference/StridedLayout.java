@@ -24,6 +24,19 @@ public record StridedLayout(long[] shape, long[] strides, boolean nullStrides, l
     }
 
     /**
+     * A dense (row-major, gap-free) layout placed at random: element offset, pointer into the
+     * allocation and spare room after it, as {@link #random} would, without any reordering,
+     * padding or broadcast: what the kernels' direct loops take.
+     */
+    public static StridedLayout dense(SplittableRandom rng, long[] shape) {
+        long offset = rng.nextBoolean() ? 0 : rng.nextInt(1, 7);
+        long lead = rng.nextBoolean() ? 0 : rng.nextInt(1, 5);
+        long allocation = lead + offset + Shapes.numel(shape) + (rng.nextBoolean() ? 0 : rng.nextInt(1, 4));
+        return new StridedLayout(shape.clone(), Shapes.contiguousStrides(shape), offset == 0 && rng.nextBoolean(),
+                offset, lead, allocation, AclFormat.ACL_FORMAT_ND);
+    }
+
+    /**
      * A random legal layout: permuted dimension order, padded (step > 1) strides, arbitrary strides
      * for size-1 dimensions, an element offset, a pointer into the middle of the allocation, spare
      * room after the view, and for inputs ({@code mayExpand}) stride-0 broadcast dimensions.

@@ -1,0 +1,69 @@
+package io.github.aclnn4j.kernel;
+
+import io.github.aclnn4j.tensor.DType;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Kernel loops that work straight on dense memory, with no copy into rows: for blocks whose
+ * operands all lie densely in memory (or are one value repeated, see {@link DirectOperands}) in a
+ * single {@linkplain #supports supported} dtype. Each method covers {@code n} elements, a multiple
+ * of {@link #step()}, from the byte offsets given; the kernel does the remainder of a block with
+ * rows. Per element they compute exactly what the row loops compute (same operations, same order);
+ * sums run in double but may group lanes differently, so a sum can differ in its last bits.
+ *
+ * <p>Only the Vector API implementation exists: {@link #INSTANCE} is null without
+ * {@code jdk.incubator.vector} or with {@code -Daclnn4j.vector=false}, and kernels then use rows.
+ */
+public interface DirectMath {
+    /** The implementation in use, or null. */
+    DirectMath INSTANCE = Loader.load();
+
+    /** Elements per loop step; every {@code n} is a multiple of it. */
+    int step();
+
+    /** Whether the loops take {@code dtype}; {@link #bceBackward} and {@link #bceWithLogits} take FLOAT only. */
+    boolean supports(DType dtype);
+
+    /** {@code out = g·(x − y) / max((1 − x)·x, 1e-12) · w · scale}, as {@link BceBackwardKernel}. */
+    void bceBackward(DType dtype, MemorySegment g, long gAt, MemorySegment x, long xAt, MemorySegment y, long yAt,
+            MemorySegment w, long wAt, float scale, MemorySegment out, long outAt, int n);
+
+    /** As {@link #bceBackward} with gradOutput {@code g} and weight {@code w} single values. */
+    void bceBackwardUniform(DType dtype, float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
+            float scale, MemorySegment out, long outAt, int n);
+
+    /**
+     * The BCE-with-logits loss, as {@link BulkMath#bceWithLogits}: written to {@code out} when it is
+     * not null, otherwise summed in double and returned.
+     */
+    double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
+            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n);
+
+    /** {@code out = x > 0 ? g : w·g}, returning {@code Σ min(x, 0)·g} in double, as {@link BulkMath#preluRow}. */
+    double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
+            long outAt, int n);
+
+    /** {@code Σ a} and {@code Σ a·b} in double into {@code sums[0]} and {@code sums[1]}. */
+    void sumAndDot(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, int n, double[] sums);
+
+    /** {@code out = (float) (ca·a + cb·b + bias)}, in double, as {@link BulkMath#affine}. */
+    void affine(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb, double bias,
+            MemorySegment out, long outAt, int n);
+
+    /** Picks the implementation, under the same rules as {@link BulkMath.Loader}. */
+    final class Loader {
+        private Loader() {}
+
+        static DirectMath load() {
+            if (!(BulkMath.INSTANCE.getClass().getSimpleName().equals("VectorBulkMath"))) {
+                return null;
+            }
+            try {
+                return (DirectMath) Class.forName("io.github.aclnn4j.kernel.VectorDirectMath")
+                        .getDeclaredConstructor().newInstance();
+            } catch (ReflectiveOperationException | LinkageError e) {
+                return null;
+            }
+        }
+    }
+}

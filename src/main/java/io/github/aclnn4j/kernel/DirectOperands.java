@@ -1,0 +1,56 @@
+package io.github.aclnn4j.kernel;
+
+import io.github.aclnn4j.tensor.DType;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Where a {@link DirectMath} loop finds an operand: a dense view in its own memory; a uniform one
+ * (a broadcast single value) as that value repeated in per-thread scratch, which the loop then
+ * reads like any dense run. Also decides whether a kernel may use the direct loops at all.
+ */
+final class DirectOperands {
+    private DirectOperands() {}
+
+    /** The direct loops in use, or null when a kernel must use rows. */
+    static DirectMath math() {
+        return DirectMath.INSTANCE;
+    }
+
+    /** Whether direct loops exist for {@code dtype}. */
+    static boolean supported(DType dtype) {
+        return DirectMath.INSTANCE != null && DirectMath.INSTANCE.supports(dtype);
+    }
+
+    /** {@code v} is dense and of {@code dtype}. */
+    static boolean dense(StridedView v, DType dtype) {
+        return v.dtype() == dtype && v.isDense();
+    }
+
+    /** {@code v} is absent, dense or uniform, and of {@code dtype}. */
+    static boolean denseOrUniform(StridedView v, DType dtype) {
+        return v == null || (v.dtype() == dtype && (v.isDense() || v.isUniform()));
+    }
+
+    /**
+     * The memory holding {@code v}'s elements from {@code start} for {@code n} elements; read it
+     * from {@link #offset}. {@code slot} (0 to 3) picks the scratch run for a uniform or absent view;
+     * an absent view reads as ones in {@code dtype}.
+     */
+    static MemorySegment segment(StridedView v, DType dtype, int slot, int n) {
+        if (v != null && v.isDense()) {
+            return v.segment();
+        }
+        Scratch s = Scratch.get();
+        if (v == null) {
+            return s.onesRun(dtype);
+        }
+        MemorySegment run = s.repeated[slot];
+        v.repeatFirstInto(run, n);
+        return run;
+    }
+
+    /** The byte offset that goes with {@link #segment}. */
+    static long offset(StridedView v, long start) {
+        return v != null && v.isDense() ? v.denseOffset(start) : 0;
+    }
+}

@@ -1,0 +1,279 @@
+package io.github.aclnn4j.kernel;
+
+import io.github.aclnn4j.tensor.DType;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * {@link DirectMath} on the Vector API: one loop method per operation and dtype, FLOAT and
+ * BFLOAT16.
+ *
+ * <p>BFLOAT16 elements are loaded as ints, two per lane, and split into the even elements (the
+ * low halves, shifted up) and the odd ones (the high halves, masked): widening and narrowing are
+ * shifts and masks with no lane shuffles. Element-wise math does not mind that a vector holds every
+ * other element, as all operands of a loop are split alike; sums add in another fixed order.
+ *
+ * <p>The JIT shapes this code. A method stops inlining its own (non-JDK) helpers once its graph
+ * is large, and a vector that crosses a call that was not inlined is boxed, which costs more than
+ * the math: so the BFLOAT16 loops spell out their conversions with API calls only, which are
+ * always inlined, while the FLOAT loops, far smaller, share the per-vector math in helpers. Loops
+ * with double math use {@link #FD} lanes, so that every float-double conversion is lane for lane;
+ * the others run at full width.
+ */
+final class VectorDirectMath implements DirectMath {
+    private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Integer> I = F.withLanes(int.class);
+    private static final VectorSpecies<Float> FD = VectorBulkMath.FD;
+    private static final VectorSpecies<Integer> ID = FD.withLanes(int.class);
+    private static final VectorSpecies<Double> D = VectorBulkMath.D;
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    private static final long F_BYTES = (long) F.length() * Float.BYTES;
+    private static final long FD_BYTES = (long) FD.length() * Float.BYTES;
+    private static final float BCE_EPSILON = 1e-12f;
+    private static final int HIGH = 0xFFFF0000;
+
+    @Override
+    public int step() {
+        return 2 * F.length(); // a multiple of every loop's step
+    }
+
+    @Override
+    public boolean supports(DType dtype) {
+        return dtype == DType.FLOAT || dtype == DType.BF16;
+    }
+
+    private static IllegalArgumentException unsupported(DType dtype) {
+        return new IllegalArgumentException("no direct loop for " + dtype);
+    }
+
+    private static FloatVector load(VectorSpecies<Float> species, MemorySegment s, long at) {
+        return FloatVector.fromMemorySegment(species, s, at, ORDER);
+    }
+
+    private static void store(FloatVector v, MemorySegment s, long at) {
+        v.intoMemorySegment(s, at, ORDER);
+    }
+
+    private static DoubleVector toDouble(FloatVector v) {
+        return (DoubleVector) v.convertShape(VectorOperators.F2D, D, 0);
+    }
+
+    private static FloatVector toFloat(DoubleVector v) {
+        return (FloatVector) v.convertShape(VectorOperators.D2F, FD, 0);
+    }
+
+    // BCE backward ---------------------------------------------------------------------------------
+
+    private static FloatVector bce(FloatVector g, FloatVector x, FloatVector y, FloatVector w, float scale) {
+        return g.mul(x.sub(y)).div(x.neg().add(1f).mul(x).max(BCE_EPSILON)).mul(w).mul(scale);
+    }
+
+    @Override
+    public void bceBackward(DType dtype, MemorySegment g, long gAt, MemorySegment x, long xAt, MemorySegment y,
+            long yAt, MemorySegment w, long wAt, float scale, MemorySegment out, long outAt, int n) {
+        if (dtype != DType.FLOAT) {
+            throw unsupported(dtype);
+        }
+        for (long o = 0, end = 4L * n; o < end; o += F_BYTES) {
+            store(bce(load(F, g, gAt + o), load(F, x, xAt + o), load(F, y, yAt + o), load(F, w, wAt + o), scale),
+                    out, outAt + o);
+        }
+    }
+
+    @Override
+    public void bceBackwardUniform(DType dtype, float g, MemorySegment x, long xAt, MemorySegment y, long yAt,
+            float w, float scale, MemorySegment out, long outAt, int n) {
+        switch (dtype) {
+            case FLOAT -> bceUniformF32(g, x, xAt, y, yAt, w, scale, out, outAt, n);
+            case BF16 -> bceUniformBf16(g, x, xAt, y, yAt, w, scale, out, outAt, n);
+            default -> throw unsupported(dtype);
+        }
+    }
+
+    private static void bceUniformF32(float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
+            float scale, MemorySegment out, long outAt, int n) {
+        FloatVector gv = FloatVector.broadcast(F, g);
+        FloatVector wv = FloatVector.broadcast(F, w);
+        for (long o = 0, end = 4L * n; o < end; o += F_BYTES) {
+            store(bce(gv, load(F, x, xAt + o), load(F, y, yAt + o), wv, scale), out, outAt + o);
+        }
+    }
+
+    private static void bceUniformBf16(float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
+            float scale, MemorySegment out, long outAt, int n) {
+        FloatVector gv = FloatVector.broadcast(F, g);
+        FloatVector wv = FloatVector.broadcast(F, w);
+        for (long o = 0, end = 2L * n; o < end; o += F_BYTES) {
+            IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
+            IntVector yp = IntVector.fromMemorySegment(I, y, yAt + o, ORDER);
+            FloatVector x0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+            FloatVector x1 = xp.and(HIGH).reinterpretAsFloats();
+            FloatVector y0 = yp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+            FloatVector y1 = yp.and(HIGH).reinterpretAsFloats();
+            IntVector r0 = gv.mul(x0.sub(y0)).div(x0.neg().add(1f).mul(x0).max(BCE_EPSILON)).mul(wv).mul(scale)
+                    .reinterpretAsInts();
+            IntVector r1 = gv.mul(x1.sub(y1)).div(x1.neg().add(1f).mul(x1).max(BCE_EPSILON)).mul(wv).mul(scale)
+                    .reinterpretAsInts();
+            // round to nearest even (add 0x7FFF plus the kept bit), NaN as 0x7FC0, then pack
+            r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+            r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+            r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
+        }
+    }
+
+    // BCE with logits ------------------------------------------------------------------------------
+
+    @Override
+    public double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
+            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
+        if (dtype != DType.FLOAT) {
+            throw unsupported(dtype);
+        }
+        DoubleVector acc = DoubleVector.zero(D);
+        for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
+            DoubleVector loss = VectorBulkMath.bceLoss(load(FD, x, xAt + o), load(FD, y, yAt + o),
+                    load(FD, w, wAt + o), load(FD, pw, pwAt + o));
+            if (out != null) {
+                store(toFloat(loss), out, outAt + o);
+            } else {
+                acc = acc.add(loss);
+            }
+        }
+        return VectorBulkMath.sumLanes(acc);
+    }
+
+    // PReLU backward -------------------------------------------------------------------------------
+
+    @Override
+    public double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
+            long outAt, int n) {
+        return switch (dtype) {
+            case FLOAT -> preluF32(x, xAt, g, gAt, w, out, outAt, n);
+            case BF16 -> preluBf16(x, xAt, g, gAt, w, out, outAt, n);
+            default -> throw unsupported(dtype);
+        };
+    }
+
+    private static double preluF32(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
+            long outAt, int n) {
+        DoubleVector acc = DoubleVector.zero(D);
+        for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
+            FloatVector xv = load(FD, x, xAt + o);
+            FloatVector gv = load(FD, g, gAt + o);
+            acc = toDouble(xv.min(0f)).fma(toDouble(gv), acc);
+            store(gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f)), out, outAt + o);
+        }
+        return VectorBulkMath.sumLanes(acc);
+    }
+
+    private static double preluBf16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
+            long outAt, int n) {
+        DoubleVector acc = DoubleVector.zero(D);
+        for (long o = 0, end = 2L * n; o < end; o += FD_BYTES) {
+            IntVector xp = IntVector.fromMemorySegment(ID, x, xAt + o, ORDER);
+            IntVector gp = IntVector.fromMemorySegment(ID, g, gAt + o, ORDER);
+            FloatVector x0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+            FloatVector x1 = xp.and(HIGH).reinterpretAsFloats();
+            FloatVector g0 = gp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+            FloatVector g1 = gp.and(HIGH).reinterpretAsFloats();
+            acc = ((DoubleVector) x0.min(0f).convertShape(VectorOperators.F2D, D, 0))
+                    .fma((DoubleVector) g0.convertShape(VectorOperators.F2D, D, 0), acc);
+            acc = ((DoubleVector) x1.min(0f).convertShape(VectorOperators.F2D, D, 0))
+                    .fma((DoubleVector) g1.convertShape(VectorOperators.F2D, D, 0), acc);
+            // gradInput is g or w·g, both exact in float; BFLOAT16 rounding as in bceUniformBf16
+            IntVector r0 = g0.mul(w).blend(g0, x0.compare(VectorOperators.GT, 0f)).reinterpretAsInts();
+            IntVector r1 = g1.mul(w).blend(g1, x1.compare(VectorOperators.GT, 0f)).reinterpretAsInts();
+            r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+            r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+            r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
+        }
+        return VectorBulkMath.sumLanes(acc);
+    }
+
+    // GroupNorm backward ---------------------------------------------------------------------------
+
+    @Override
+    public void sumAndDot(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, int n, double[] sums) {
+        DoubleVector sum = DoubleVector.zero(D);
+        DoubleVector dot = DoubleVector.zero(D);
+        switch (dtype) {
+            case FLOAT -> {
+                for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
+                    DoubleVector ad = toDouble(load(FD, a, aAt + o));
+                    sum = sum.add(ad);
+                    dot = ad.fma(toDouble(load(FD, b, bAt + o)), dot);
+                }
+            }
+            case BF16 -> {
+                for (long o = 0, end = 2L * n; o < end; o += FD_BYTES) {
+                    IntVector ap = IntVector.fromMemorySegment(ID, a, aAt + o, ORDER);
+                    IntVector bp = IntVector.fromMemorySegment(ID, b, bAt + o, ORDER);
+                    DoubleVector a0 = (DoubleVector) ap.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats()
+                            .convertShape(VectorOperators.F2D, D, 0);
+                    DoubleVector a1 = (DoubleVector) ap.and(HIGH).reinterpretAsFloats()
+                            .convertShape(VectorOperators.F2D, D, 0);
+                    DoubleVector b0 = (DoubleVector) bp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats()
+                            .convertShape(VectorOperators.F2D, D, 0);
+                    DoubleVector b1 = (DoubleVector) bp.and(HIGH).reinterpretAsFloats()
+                            .convertShape(VectorOperators.F2D, D, 0);
+                    sum = sum.add(a0).add(a1);
+                    dot = a1.fma(b1, a0.fma(b0, dot));
+                }
+            }
+            default -> throw unsupported(dtype);
+        }
+        sums[0] = VectorBulkMath.sumLanes(sum);
+        sums[1] = VectorBulkMath.sumLanes(dot);
+    }
+
+    @Override
+    public void affine(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb,
+            double bias, MemorySegment out, long outAt, int n) {
+        switch (dtype) {
+            case FLOAT -> affineF32(a, aAt, b, bAt, ca, cb, bias, out, outAt, n);
+            case BF16 -> affineBf16(a, aAt, b, bAt, ca, cb, bias, out, outAt, n);
+            default -> throw unsupported(dtype);
+        }
+    }
+
+    private static void affineF32(MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb,
+            double bias, MemorySegment out, long outAt, int n) {
+        for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
+            DoubleVector r = toDouble(load(FD, a, aAt + o)).mul(ca).add(toDouble(load(FD, b, bAt + o)).mul(cb)).add(bias);
+            store(toFloat(r), out, outAt + o);
+        }
+    }
+
+    private static void affineBf16(MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb,
+            double bias, MemorySegment out, long outAt, int n) {
+        for (long o = 0, end = 2L * n; o < end; o += FD_BYTES) {
+            IntVector ap = IntVector.fromMemorySegment(ID, a, aAt + o, ORDER);
+            IntVector bp = IntVector.fromMemorySegment(ID, b, bAt + o, ORDER);
+            DoubleVector a0 = (DoubleVector) ap.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats()
+                    .convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector a1 = (DoubleVector) ap.and(HIGH).reinterpretAsFloats().convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector b0 = (DoubleVector) bp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats()
+                    .convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector b1 = (DoubleVector) bp.and(HIGH).reinterpretAsFloats().convertShape(VectorOperators.F2D, D, 0);
+            // (float) (ca·a + cb·b + bias), then BFLOAT16 rounding as in bceUniformBf16
+            IntVector r0 = ((FloatVector) a0.mul(ca).add(b0.mul(cb)).add(bias).convertShape(VectorOperators.D2F, FD, 0))
+                    .reinterpretAsInts();
+            IntVector r1 = ((FloatVector) a1.mul(ca).add(b1.mul(cb)).add(bias).convertShape(VectorOperators.D2F, FD, 0))
+                    .reinterpretAsInts();
+            r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+            r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+            r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
+        }
+    }
+}

@@ -1,0 +1,219 @@
+package io.github.aclnn4j.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.HalfFloats;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The direct loops against the row loops they stand in for: element-wise results bit for bit
+ * (FLOAT and the BFLOAT16 rounding, ties and NaNs included), sums to within the rounding of a
+ * differently grouped double sum. Operands sit at odd byte offsets, values include ±0, ±∞, NaN,
+ * subnormals and BFLOAT16 rounding ties.
+ */
+class DirectMathTest {
+    private static final int N = 2 * 4096;
+    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED;
+
+    private static DirectMath math;
+
+    @BeforeAll
+    static void requireVectorApi() {
+        math = DirectMath.INSTANCE;
+        assumeTrue(math != null, "the Vector API is not present: no direct loops to test");
+    }
+
+    static Stream<Arguments> cases() {
+        return Stream.of(DType.FLOAT, DType.BF16).flatMap(dt -> Stream.of(1L, 2L, 3L, 4L, 5L).map(seed -> Arguments.of(dt, seed)));
+    }
+
+    /** Values as stored in {@code dt}: mostly ordinary, with special values and rounding ties mixed in. */
+    private static float[] values(SplittableRandom rng, DType dt, double lo, double hi) {
+        float[] v = new float[N];
+        float[] special = {0f, -0f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MIN_VALUE,
+            -1e-39f, 1f, 0x1.02p0f, 0x1.03p0f};
+        for (int i = 0; i < N; i++) {
+            float x = rng.nextInt(16) == 0 ? special[rng.nextInt(special.length)] : (float) rng.nextDouble(lo, hi);
+            v[i] = dt == DType.BF16 ? HalfFloats.fromBf16(HalfFloats.toBf16(x)) : x;
+        }
+        return v;
+    }
+
+    /** {@code v} stored in {@code dt} at byte {@code at} of a fresh segment. */
+    private static MemorySegment store(Arena arena, DType dt, float[] v, long at) {
+        MemorySegment s = arena.allocate(at + (long) v.length * dt.byteSize + 64);
+        for (int i = 0; i < v.length; i++) {
+            if (dt == DType.BF16) {
+                s.set(I16, at + 2L * i, HalfFloats.toBf16(v[i]));
+            } else {
+                s.set(F32, at + 4L * i, v[i]);
+            }
+        }
+        return s;
+    }
+
+    private static int bitsAt(DType dt, MemorySegment s, long at, int i) {
+        return dt == DType.BF16 ? s.get(I16, at + 2L * i) & 0xFFFF : Float.floatToRawIntBits(s.get(F32, at + 4L * i));
+    }
+
+    /** The bits a row loop stores for {@code v}. */
+    private static int rowBits(DType dt, float v) {
+        return dt == DType.BF16 ? HalfFloats.toBf16(v) & 0xFFFF : Float.floatToRawIntBits(v);
+    }
+
+    private static void assertElementwise(DType dt, float[] expected, MemorySegment out, long at, String what) {
+        for (int i = 0; i < N; i++) {
+            int want = rowBits(dt, expected[i]);
+            int got = bitsAt(dt, out, at, i);
+            boolean bothNaN = Float.isNaN(expected[i]) && (dt == DType.BF16 ? got == 0x7FC0 : Float.isNaN(Float.intBitsToFloat(got)));
+            if (want != got && !bothNaN) {
+                assertEquals(Integer.toHexString(want), Integer.toHexString(got), what + " " + dt + " element " + i);
+            }
+        }
+    }
+
+    private static void assertSum(double expected, double actual, double magnitude, String what) {
+        if (Double.isNaN(expected)) {
+            assertEquals(expected, actual, what);
+            return;
+        }
+        assertEquals(expected, actual, 1e-12 * magnitude + 1e-300, what);
+    }
+
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("cases")
+    void preluMatchesRows(DType dt, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        float[] x = values(rng, dt, -2, 2);
+        float[] g = values(rng, dt, -3, 3);
+        float w = seed % 2 == 0 ? 1.5f : 0.25f; // 1.5 makes BFLOAT16 rounding ties out of odd significands
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment xs = store(arena, dt, x, 2);
+            MemorySegment gs = store(arena, dt, g, 6);
+            MemorySegment out = arena.allocate(2L * N * 4 + 64);
+            double sum = math.prelu(dt, xs, 2, gs, 6, w, out, 10, N);
+            float[] rows = x.clone();
+            double rowSum = BulkMath.INSTANCE.preluRow(rows, g, 0, N, w);
+            assertElementwise(dt, rows, out, 10, "prelu gradInput");
+            double magnitude = 0;
+            for (int i = 0; i < N; i++) {
+                magnitude += Math.abs((double) Math.min(x[i], 0f) * g[i]);
+            }
+            assertSum(rowSum, sum, magnitude, "prelu Σ min(x, 0)·g");
+        }
+    }
+
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("cases")
+    void bceBackwardUniformMatchesRows(DType dt, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        float[] x = values(rng, dt, 0, 1);
+        float[] y = values(rng, dt, 0, 1);
+        float g = 0.75f;
+        float w = 1.5f;
+        float scale = 1f / 3;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment xs = store(arena, dt, x, 4);
+            MemorySegment ys = store(arena, dt, y, 0);
+            MemorySegment out = arena.allocate(2L * N * 4 + 64);
+            math.bceBackwardUniform(dt, g, xs, 4, ys, 0, w, scale, out, 2, N);
+            float[] expected = new float[N];
+            for (int i = 0; i < N; i++) {
+                expected[i] = g * (x[i] - y[i]) / Math.max((1f - x[i]) * x[i], 1e-12f) * w * scale;
+            }
+            assertElementwise(dt, expected, out, 2, "BCE backward");
+            if (dt == DType.FLOAT) {
+                MemorySegment gs = store(arena, dt, filled(g), 8);
+                MemorySegment ws = store(arena, dt, filled(w), 12);
+                MemorySegment out2 = arena.allocate(4L * N + 64);
+                math.bceBackward(dt, gs, 8, xs, 4, ys, 0, ws, 12, scale, out2, 6, N);
+                assertElementwise(dt, expected, out2, 6, "BCE backward, dense g and w");
+            }
+        }
+    }
+
+    private static float[] filled(float v) {
+        float[] a = new float[N];
+        java.util.Arrays.fill(a, v);
+        return a;
+    }
+
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("cases")
+    void groupNormLoopsMatchRows(DType dt, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        float[] a = values(rng, dt, -2, 2);
+        float[] b = values(rng, dt, -2, 2);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment as = store(arena, dt, a, 2);
+            MemorySegment bs = store(arena, dt, b, 4);
+            double[] sums = new double[2];
+            math.sumAndDot(dt, as, 2, bs, 4, N, sums);
+            double[] rowSums = new double[2];
+            BulkMath.INSTANCE.sumAndDot(a, b, 0, N, rowSums);
+            double sumMagnitude = 0;
+            double dotMagnitude = 0;
+            for (int i = 0; i < N; i++) {
+                sumMagnitude += Math.abs(a[i]);
+                dotMagnitude += Math.abs((double) a[i] * b[i]);
+            }
+            assertSum(rowSums[0], sums[0], sumMagnitude, "Σ dy");
+            assertSum(rowSums[1], sums[1], dotMagnitude, "Σ dy·x");
+
+            MemorySegment out = arena.allocate(4L * N + 64);
+            math.affine(dt, as, 2, bs, 4, 0.3, -1.7, 0.01, out, 6, N);
+            float[] rows = a.clone();
+            BulkMath.INSTANCE.affine(rows, b, 0, N, 0.3, -1.7, 0.01);
+            assertElementwise(dt, rows, out, 6, "affine");
+            // 1.5·a with an odd BFLOAT16 significand is a rounding tie
+            math.affine(dt, as, 2, bs, 4, 1.5, 0, 0, out, 6, N);
+            rows = a.clone();
+            BulkMath.INSTANCE.affine(rows, b, 0, N, 1.5, 0, 0);
+            assertElementwise(dt, rows, out, 6, "affine 1.5·a");
+        }
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void bceWithLogitsMatchesRows(long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        DType dt = DType.FLOAT;
+        float[] x = values(rng, dt, -20, 20);
+        float[] y = values(rng, dt, 0, 1);
+        float[] w = values(rng, dt, 0, 2);
+        float[] pw = values(rng, dt, 0, 3);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment xs = store(arena, dt, x, 2);
+            MemorySegment ys = store(arena, dt, y, 4);
+            MemorySegment ws = store(arena, dt, w, 6);
+            MemorySegment ps = store(arena, dt, pw, 8);
+            MemorySegment out = arena.allocate(4L * N + 64);
+            math.bceWithLogits(dt, xs, 2, ys, 4, ws, 6, ps, 8, out, 10, N);
+            float[] rows = x.clone();
+            BulkMath.INSTANCE.bceWithLogits(rows, y, w, pw, N, true);
+            assertElementwise(dt, rows, out, 10, "BCE with logits");
+            double sum = math.bceWithLogits(dt, xs, 2, ys, 4, ws, 6, ps, 8, null, 0, N);
+            double rowSum = BulkMath.INSTANCE.bceWithLogits(x.clone(), y, w, pw, N, false);
+            double magnitude = 0;
+            for (float r : rows) {
+                magnitude += Math.abs(r);
+            }
+            assertSum(rowSum, sum, magnitude, "Σ loss");
+        }
+    }
+
+    static Stream<Long> seeds() {
+        return Stream.of(1L, 2L, 3L, 4L, 5L);
+    }
+}
