@@ -8,9 +8,7 @@ import java.lang.foreign.ValueLayout;
  * BinaryCrossEntropyWithLogits: {@code loss = ((1 − y)·x − (1 + (pw − 1)·y)·logσ(x)) · w} with the
  * overflow-free {@code logσ(x) = min(x, 0) − log1p(exp(−|x|))}. Reduction none writes the losses;
  * mean and sum add each block's losses in double into the workspace, then combine the block sums
- * pairwise and round once, so the result does not depend on the thread count. Dense FLOAT operands
- * go through {@link DirectMath} loops, everything else (and a block's last elements) through rows:
- * the loss is compute-bound, so the rows cost little there.
+ * pairwise and round once, so the result does not depend on the thread count.
  */
 public final class BceWithLogitsKernel {
     private BceWithLogitsKernel() {}
@@ -18,23 +16,6 @@ public final class BceWithLogitsKernel {
     /** Workspace bytes for a reduction over {@code numel} elements: one double per block. */
     public static long workspaceBytes(long numel) {
         return Blocks.count(numel) * Double.BYTES;
-    }
-
-    /** Elements [start, start + len) through rows: writes the losses (none) or returns their sum. */
-    private static double rows(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
-            DType compute, int reduction, StridedView out, long start, int len) {
-        Scratch s = Scratch.get();
-        float[] x = s.a;
-        float[] y = s.b;
-        float[] w = weightRow(weight, start, len, compute, s.c, s);
-        float[] pw = weightRow(posWeight, start, len, compute, s.d, s);
-        self.gather(start, x, len);
-        target.gather(start, y, len);
-        double sum = BulkMath.INSTANCE.bceWithLogits(x, y, w, pw, len, reduction == 0);
-        if (reduction == 0) {
-            out.scatter(start, x, len);
-        }
-        return sum;
     }
 
     /** The weights of a block, rounded to the compute dtype, or the shared row of ones when absent. */
@@ -74,30 +55,20 @@ public final class BceWithLogitsKernel {
             DType compute, int reduction, StridedView out, MemorySegment workspace) {
         long n = self.numel();
         long blocks = Blocks.count(n);
-        DirectMath direct = DirectOperands.math();
-        // FLOAT throughout: the rounding of the weights to the compute dtype is then a no-op.
-        boolean useDirect = compute == DType.FLOAT && DirectOperands.supported(compute)
-                && DirectOperands.dense(self, compute)
-                && DirectOperands.dense(target, compute) && DirectOperands.denseOrUniform(weight, compute)
-                && DirectOperands.denseOrUniform(posWeight, compute)
-                && (reduction != 0 || DirectOperands.dense(out, compute));
         Parallel.forEach(blocks, Blocks.SIZE, block -> {
+            Scratch s = Scratch.get();
             long start = block * Blocks.SIZE;
             int len = (int) Math.min(Blocks.SIZE, n - start);
-            int done = 0;
-            double sum = 0;
-            if (useDirect) {
-                done = len - len % direct.step();
-                sum = direct.bceWithLogits(compute, self.segment(), self.denseOffset(start), target.segment(),
-                        target.denseOffset(start), DirectOperands.segment(weight, compute, 0, done),
-                        DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, compute, 1, done),
-                        DirectOperands.offset(posWeight, start), reduction == 0 ? out.segment() : null,
-                        reduction == 0 ? out.denseOffset(start) : 0, done);
-            }
-            if (done < len) {
-                sum += rows(self, target, weight, posWeight, compute, reduction, out, start + done, len - done);
-            }
-            if (reduction != 0) {
+            float[] x = s.a;
+            float[] y = s.b;
+            float[] w = weightRow(weight, start, len, compute, s.c, s);
+            float[] pw = weightRow(posWeight, start, len, compute, s.d, s);
+            self.gather(start, x, len);
+            target.gather(start, y, len);
+            double sum = BulkMath.INSTANCE.bceWithLogits(x, y, w, pw, len, reduction == 0);
+            if (reduction == 0) {
+                out.scatter(start, x, len);
+            } else {
                 workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, block, sum);
             }
         });

@@ -21,7 +21,7 @@ public interface DirectMath {
     /** Elements per loop step; every {@code n} is a multiple of it. */
     int step();
 
-    /** Whether the loops take {@code dtype}; {@link #bceBackward} and {@link #bceWithLogits} take FLOAT only. */
+    /** Whether the loops take {@code dtype}; {@link #bceBackward} takes FLOAT only. */
     boolean supports(DType dtype);
 
     /** {@code out = g·(x − y) / max((1 − x)·x, 1e-12) · w · scale}, as {@link BceBackwardKernel}. */
@@ -31,13 +31,6 @@ public interface DirectMath {
     /** As {@link #bceBackward} with gradOutput {@code g} and weight {@code w} single values. */
     void bceBackwardUniform(DType dtype, float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
             float scale, MemorySegment out, long outAt, int n);
-
-    /**
-     * The BCE-with-logits loss, as {@link BulkMath#bceWithLogits}: written to {@code out} when it is
-     * not null, otherwise summed in double and returned.
-     */
-    double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
-            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n);
 
     /** {@code out = x > 0 ? g : w·g}, returning {@code Σ min(x, 0)·g} in double, as {@link BulkMath#preluRow}. */
     double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,

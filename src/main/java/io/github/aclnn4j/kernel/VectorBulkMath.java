@@ -91,8 +91,32 @@ final class VectorBulkMath implements BulkMath {
     private static double bceWholeVectors(float[] x, float[] y, float[] w, float[] pw, int n, boolean store) {
         DoubleVector acc = DoubleVector.zero(D);
         for (int i = 0; i < n; i += FD.length()) {
-            DoubleVector loss = bceLoss(FloatVector.fromArray(FD, x, i), FloatVector.fromArray(FD, y, i),
-                    FloatVector.fromArray(FD, w, i), FloatVector.fromArray(FD, pw, i));
+            FloatVector xv = FloatVector.fromArray(FD, x, i);
+            // e = exp(−|x|): k = round(|x|·log2 e), t = k·ln2 − |x| in [−ln2/2, ln2/2], e = 2^−k · e^t
+            FloatVector a = xv.abs().min(104f);
+            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, ID, 0);
+            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, FD, 0);
+            FloatVector r = kf.neg().fma(FloatVector.broadcast(FD, LN2_HI), a);
+            FloatVector t = kf.neg().fma(FloatVector.broadcast(FD, LN2_LO), r).neg();
+            FloatVector p = t.fma(1f / 5040, 1f / 720).mul(t).add(1f / 120).mul(t).add(1f / 24).mul(t)
+                    .add(1f / 6).mul(t).add(0.5f).mul(t).add(1f).mul(t).add(1f);
+            // 2^−k as two normal factors, so that a subnormal e is rounded once
+            IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
+            FloatVector e = p.mul(kHalf.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                    .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
+            // softplus = log1p(e) = 2·atanh(e / (2 + e)), e in [0, 1]
+            FloatVector s = e.div(e.add(2f));
+            FloatVector s2 = s.mul(s);
+            FloatVector series = s2.fma(1f / 15, 1f / 13).mul(s2).add(1f / 11).mul(s2).add(1f / 9).mul(s2)
+                    .add(1f / 7).mul(s2).add(1f / 5).mul(s2).add(1f / 3).mul(s2).add(1f);
+            FloatVector softplus = s.add(s).mul(series);
+            // loss = ((1 − y)·x − (1 + (pw − 1)·y)·(min(x, 0) − softplus))·w, in double: the terms can cancel
+            DoubleVector xd = (DoubleVector) xv.convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector yd = (DoubleVector) FloatVector.fromArray(FD, y, i).convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector pd = (DoubleVector) FloatVector.fromArray(FD, pw, i).convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector wd = (DoubleVector) FloatVector.fromArray(FD, w, i).convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector logSigmoid = xd.min(0).sub((DoubleVector) softplus.convertShape(VectorOperators.F2D, D, 0));
+            DoubleVector loss = yd.neg().add(1).mul(xd).sub(pd.sub(1).mul(yd).add(1).mul(logSigmoid)).mul(wd);
             if (store) {
                 ((FloatVector) loss.convertShape(VectorOperators.D2F, FD, 0)).intoArray(x, i);
             } else {
@@ -100,35 +124,6 @@ final class VectorBulkMath implements BulkMath {
             }
         }
         return store ? 0 : sumLanes(acc);
-    }
-
-    /** The loss of {@link #FD} elements in double (see {@link BulkMath#bceWithLogits}); shared with {@link VectorDirectMath}. */
-    static DoubleVector bceLoss(FloatVector xv, FloatVector y, FloatVector w, FloatVector pw) {
-        // e = exp(−|x|): k = round(|x|·log2 e), t = k·ln2 − |x| in [−ln2/2, ln2/2], e = 2^−k · e^t
-        FloatVector a = xv.abs().min(104f);
-        IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, ID, 0);
-        FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, FD, 0);
-        FloatVector r = kf.neg().fma(FloatVector.broadcast(FD, LN2_HI), a);
-        FloatVector t = kf.neg().fma(FloatVector.broadcast(FD, LN2_LO), r).neg();
-        FloatVector p = t.fma(1f / 5040, 1f / 720).mul(t).add(1f / 120).mul(t).add(1f / 24).mul(t)
-                .add(1f / 6).mul(t).add(0.5f).mul(t).add(1f).mul(t).add(1f);
-        // 2^−k as two normal factors, so that a subnormal e is rounded once
-        IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
-        FloatVector e = p.mul(kHalf.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
-                .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
-        // softplus = log1p(e) = 2·atanh(e / (2 + e)), e in [0, 1]
-        FloatVector s = e.div(e.add(2f));
-        FloatVector s2 = s.mul(s);
-        FloatVector series = s2.fma(1f / 15, 1f / 13).mul(s2).add(1f / 11).mul(s2).add(1f / 9).mul(s2)
-                .add(1f / 7).mul(s2).add(1f / 5).mul(s2).add(1f / 3).mul(s2).add(1f);
-        FloatVector softplus = s.add(s).mul(series);
-        // loss = ((1 − y)·x − (1 + (pw − 1)·y)·(min(x, 0) − softplus))·w, in double: the terms can cancel
-        DoubleVector xd = (DoubleVector) xv.convertShape(VectorOperators.F2D, D, 0);
-        DoubleVector yd = (DoubleVector) y.convertShape(VectorOperators.F2D, D, 0);
-        DoubleVector pd = (DoubleVector) pw.convertShape(VectorOperators.F2D, D, 0);
-        DoubleVector wd = (DoubleVector) w.convertShape(VectorOperators.F2D, D, 0);
-        DoubleVector logSigmoid = xd.min(0).sub((DoubleVector) softplus.convertShape(VectorOperators.F2D, D, 0));
-        return yd.neg().add(1).mul(xd).sub(pd.sub(1).mul(yd).add(1).mul(logSigmoid)).mul(wd);
     }
 
     /** {@code a[from, from + n)} copied into {@code buffer}, padded with {@code pad} to one vector. */

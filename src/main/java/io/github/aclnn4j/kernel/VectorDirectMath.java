@@ -128,27 +128,6 @@ final class VectorDirectMath implements DirectMath {
         }
     }
 
-    // BCE with logits ------------------------------------------------------------------------------
-
-    @Override
-    public double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
-            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
-        if (dtype != DType.FLOAT) {
-            throw unsupported(dtype);
-        }
-        DoubleVector acc = DoubleVector.zero(D);
-        for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
-            DoubleVector loss = VectorBulkMath.bceLoss(load(FD, x, xAt + o), load(FD, y, yAt + o),
-                    load(FD, w, wAt + o), load(FD, pw, pwAt + o));
-            if (out != null) {
-                store(toFloat(loss), out, outAt + o);
-            } else {
-                acc = acc.add(loss);
-            }
-        }
-        return VectorBulkMath.sumLanes(acc);
-    }
-
     // PReLU backward -------------------------------------------------------------------------------
 
     @Override

@@ -183,37 +183,4 @@ class DirectMathTest {
             assertElementwise(dt, rows, out, 6, "affine 1.5·a");
         }
     }
-
-    @ParameterizedTest(name = "seed {0}")
-    @MethodSource("seeds")
-    void bceWithLogitsMatchesRows(long seed) {
-        SplittableRandom rng = new SplittableRandom(seed);
-        DType dt = DType.FLOAT;
-        float[] x = values(rng, dt, -20, 20);
-        float[] y = values(rng, dt, 0, 1);
-        float[] w = values(rng, dt, 0, 2);
-        float[] pw = values(rng, dt, 0, 3);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment xs = store(arena, dt, x, 2);
-            MemorySegment ys = store(arena, dt, y, 4);
-            MemorySegment ws = store(arena, dt, w, 6);
-            MemorySegment ps = store(arena, dt, pw, 8);
-            MemorySegment out = arena.allocate(4L * N + 64);
-            math.bceWithLogits(dt, xs, 2, ys, 4, ws, 6, ps, 8, out, 10, N);
-            float[] rows = x.clone();
-            BulkMath.INSTANCE.bceWithLogits(rows, y, w, pw, N, true);
-            assertElementwise(dt, rows, out, 10, "BCE with logits");
-            double sum = math.bceWithLogits(dt, xs, 2, ys, 4, ws, 6, ps, 8, null, 0, N);
-            double rowSum = BulkMath.INSTANCE.bceWithLogits(x.clone(), y, w, pw, N, false);
-            double magnitude = 0;
-            for (float r : rows) {
-                magnitude += Math.abs(r);
-            }
-            assertSum(rowSum, sum, magnitude, "Σ loss");
-        }
-    }
-
-    static Stream<Long> seeds() {
-        return Stream.of(1L, 2L, 3L, 4L, 5L);
-    }
 }
