@@ -9,8 +9,8 @@ import io.github.aclnn4j.runtime.Status;
  * anything is written, so a bad target leaves the output as it was.
  */
 public final class NllLossBackwardKernel {
-    /** Elements zeroed per task: large, since a contiguous zero fill is a memset. */
-    private static final long FILL_BLOCK = 1 << 16;
+    /** Bytes zeroed per task: large, since a contiguous zero fill is a memset. */
+    private static final long FILL_BYTES = 1 << 18;
 
     private NllLossBackwardKernel() {}
 
@@ -31,7 +31,7 @@ public final class NllLossBackwardKernel {
         float shared = perRowGrad ? 0f : grad.get(0);
         float scale = reduction == 1 ? shared / totalWeight.get(0) : shared;
         // Each task zeroes a band of rows and writes their one value while the band is in cache.
-        long rowsPerTask = Math.max(1, FILL_BLOCK / Math.max(classes, 1));
+        long rowsPerTask = Math.max(1, FILL_BYTES / out.dtype().byteSize / Math.max(classes, 1));
         Parallel.forEach((rows + rowsPerTask - 1) / rowsPerTask, rowsPerTask * classes, task -> {
             long first = task * rowsPerTask;
             long end = Math.min(rows, first + rowsPerTask);
