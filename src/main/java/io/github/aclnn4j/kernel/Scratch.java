@@ -30,6 +30,8 @@ final class Scratch {
     /** The second operand of a fused 16-bit loop. */
     final short[] halfRow2 = new short[Blocks.SIZE];
     final long[] index = new long[16];
+    /** The lanes of a double vector, for summing them in order. */
+    final double[] lanes = new double[64];
     /** Padded tails of up to four operands, one vector long (at most 16 lanes today; room for more). */
     final float[][] tails = new float[4][64];
 

@@ -123,7 +123,12 @@ final class VectorBulkMath implements BulkMath {
                 acc = acc.add(loss);
             }
         }
-        return store ? 0 : sumLanes(acc);
+        if (store) {
+            return 0;
+        }
+        double[] lanes = Scratch.get().lanes;
+        acc.intoArray(lanes, 0);
+        return sumLanes(lanes);
     }
 
     /** {@code a[from, from + n)} copied into {@code buffer}, padded with {@code pad} to one vector. */
@@ -144,7 +149,9 @@ final class VectorBulkMath implements BulkMath {
             acc = xd.fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0), acc);
             gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f)).intoArray(x, i);
         }
-        double sum = sumLanes(acc);
+        double[] lanes = Scratch.get().lanes;
+        acc.intoArray(lanes, 0);
+        double sum = sumLanes(lanes);
         for (; i < to; i++) {
             float xi = x[i];
             float gi = g[i];
@@ -179,8 +186,11 @@ final class VectorBulkMath implements BulkMath {
             sum = sum.add(ad);
             dot = ad.fma(bd, dot);
         }
-        double s = sumLanes(sum);
-        double d = sumLanes(dot);
+        double[] lanes = Scratch.get().lanes;
+        sum.intoArray(lanes, 0);
+        double s = sumLanes(lanes);
+        dot.intoArray(lanes, 0);
+        double d = sumLanes(lanes);
         for (; i < to; i++) {
             s += a[i];
             d += (double) a[i] * b[i];
@@ -189,11 +199,15 @@ final class VectorBulkMath implements BulkMath {
         out[1] = d;
     }
 
-    /** The lanes of {@code v} added one by one in lane order (reduceLanes leaves the order open). */
-    static double sumLanes(DoubleVector v) {
+    /**
+     * The first {@code D.length()} values of {@code lanes}, added in order: a double vector's lanes,
+     * stored there by the caller. (reduceLanes leaves the order open; and the vector itself stays
+     * in the caller, since a vector passed to a helper the JIT does not inline is boxed.)
+     */
+    static double sumLanes(double[] lanes) {
         double sum = 0;
         for (int i = 0; i < D.length(); i++) {
-            sum += v.lane(i);
+            sum += lanes[i];
         }
         return sum;
     }

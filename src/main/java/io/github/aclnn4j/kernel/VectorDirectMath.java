@@ -149,7 +149,9 @@ final class VectorDirectMath implements DirectMath {
             acc = toDouble(xv.min(0f)).fma(toDouble(gv), acc);
             store(gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f)), out, outAt + o);
         }
-        return VectorBulkMath.sumLanes(acc);
+        double[] lanes = Scratch.get().lanes;
+        acc.intoArray(lanes, 0);
+        return VectorBulkMath.sumLanes(lanes);
     }
 
     private static double preluBf16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
@@ -175,7 +177,9 @@ final class VectorDirectMath implements DirectMath {
                     .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
             r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
         }
-        return VectorBulkMath.sumLanes(acc);
+        double[] lanes = Scratch.get().lanes;
+        acc.intoArray(lanes, 0);
+        return VectorBulkMath.sumLanes(lanes);
     }
 
     // GroupNorm backward ---------------------------------------------------------------------------
@@ -210,8 +214,11 @@ final class VectorDirectMath implements DirectMath {
             }
             default -> throw unsupported(dtype);
         }
-        sums[0] = VectorBulkMath.sumLanes(sum);
-        sums[1] = VectorBulkMath.sumLanes(dot);
+        double[] lanes = Scratch.get().lanes;
+        sum.intoArray(lanes, 0);
+        sums[0] = VectorBulkMath.sumLanes(lanes);
+        dot.intoArray(lanes, 0);
+        sums[1] = VectorBulkMath.sumLanes(lanes);
     }
 
     @Override
