@@ -9,8 +9,10 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -19,10 +21,14 @@ import java.util.concurrent.CountDownLatch;
  * {@code ./aclnn4j bench}: one table of every workload × dtype — median time, effective bandwidth
  * (minimum bytes moved / time), that as a share of this machine's 2-thread copy bandwidth measured
  * in the same run, and PyTorch's median on the same workload (when {@code /usr/bin/python3} has
- * torch) with the ratio. Arguments: {@code [repeats] [python]}.
+ * torch) with the ratio. When bench was built with {@code -Ptorch210}, also current PyTorch (2.10,
+ * JavaCPP presets; {@link #TORCH210}) in a child JVM, in two more columns.
+ * Arguments: {@code [repeats] [python]}.
  */
 public final class BenchTable {
     private static final int[] DTYPES = {AclDataType.ACL_FLOAT, AclDataType.ACL_BF16, AclDataType.ACL_FLOAT16};
+    /** Compiled only by the torch210 profile, which also puts the libtorch jars on the class path. */
+    private static final String TORCH210 = "io.github.aclnn4j.bench.Torch210Bench";
 
     private BenchTable() {}
 
@@ -32,12 +38,20 @@ public final class BenchTable {
         Workload.initRuntime();
         double copyGbs = copyBandwidth();
         Map<String, String> torch = torchMedians(python, repeats);
+        // One at a time: both PyTorch runs and then aclnn4j share the machine's two cores.
+        Map<String, String> torch210 = torch210Available() ? torch210Medians(repeats) : null;
         System.out.printf(Locale.ROOT, "2-thread copy bandwidth: %.1f GB/s (bytes read + written / time)%n", copyGbs);
-        System.out.printf(Locale.ROOT, "aclnn4j threads: %s, kernels: %s; %s%n%n",
+        System.out.printf(Locale.ROOT, "aclnn4j threads: %s, kernels: %s; %s%n",
                 System.getProperty("aclnn4j.threads", String.valueOf(Runtime.getRuntime().availableProcessors())),
                 vectorName(), torch.getOrDefault("#", "PyTorch: not available"));
-        System.out.println("| operator | size | dtype | aclnn4j ms | GB/s | % copy | PyTorch ms | PyTorch / aclnn4j |");
-        System.out.println("|---|---|---|---:|---:|---:|---:|---:|");
+        System.out.println(torch210 == null
+                ? "PyTorch 2.10: not measured (build bench with -Ptorch210: ./aclnn4j bench torch210 [repeats])"
+                : torch210.getOrDefault("#", "PyTorch 2.10: no output"));
+        System.out.println();
+        boolean with210 = torch210 != null;
+        System.out.println("| operator | size | dtype | aclnn4j ms | GB/s | % copy | PyTorch ms | PyTorch / aclnn4j |"
+                + (with210 ? " PyTorch 2.10 ms | PyTorch 2.10 / aclnn4j |" : ""));
+        System.out.println("|---|---|---|---:|---:|---:|---:|---:|" + (with210 ? "---:|---:|" : ""));
         for (Workload.Kind kind : Workload.Kind.values()) {
             for (int dtype : DTYPES) {
                 if (kind == Workload.Kind.BCE_BACKWARD_2X2 && dtype != AclDataType.ACL_FLOAT) {
@@ -47,21 +61,27 @@ public final class BenchTable {
                     boolean small = kind == Workload.Kind.BCE_BACKWARD_2X2;
                     double ms = medianMs(w, small ? 20000 : repeats);
                     String name = Workload.dtypeName(dtype);
-                    String theirs = torch.get(kind.name() + " " + name);
-                    String ratio = "";
-                    String theirCell = theirs == null ? "–" : theirs;
-                    if (theirs != null && !theirs.startsWith("n/a")) {
-                        double t = Double.parseDouble(theirs);
-                        theirCell = small ? fmt("%.2f µs", t * 1e3) : fmt("%.2f", t);
-                        ratio = fmt("%.2f×", t / ms);
-                    }
+                    String key = kind.name() + " " + name;
                     double gbs = w.minBytes() / (ms * 1e6);
-                    System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n", kind.title, kind.size,
+                    System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%s%n", kind.title, kind.size,
                             name, small ? fmt("%.2f µs", ms * 1e3) : fmt("%.2f", ms), small ? "" : fmt("%.1f", gbs),
-                            small ? "" : fmt("%.0f%%", 100 * gbs / copyGbs), theirCell, ratio);
+                            small ? "" : fmt("%.0f%%", 100 * gbs / copyGbs), cells(torch.get(key), ms, small),
+                            with210 ? " " + cells(torch210.get(key), ms, small) + " |" : "");
                 }
             }
         }
+    }
+
+    /** The "their ms | their / aclnn4j" cells for one PyTorch result (a median, "n/a REASON" or absent). */
+    private static String cells(String theirs, double ms, boolean small) {
+        if (theirs == null) {
+            return "– | ";
+        }
+        if (theirs.startsWith("n/a")) {
+            return theirs + " | ";
+        }
+        double t = Double.parseDouble(theirs);
+        return (small ? fmt("%.2f µs", t * 1e3) : fmt("%.2f", t)) + " | " + fmt("%.2f×", t / ms);
     }
 
     private static String fmt(String format, Object... args) {
@@ -120,17 +140,22 @@ public final class BenchTable {
 
     /** PyTorch's medians by "KIND DTYPE", from bench/torch_bench.py; empty when torch is absent. */
     private static Map<String, String> torchMedians(String python, int repeats) throws IOException {
-        Map<String, String> result = new HashMap<>();
         Path script = Path.of("bench", "torch_bench.py");
         if (!Files.isExecutable(Path.of(python)) || !Files.exists(script)) {
-            return result;
+            return new HashMap<>();
         }
         Process p = new ProcessBuilder(python, script.toString(), "2", String.valueOf(repeats))
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        return readMedians(p, "PyTorch: ");
+    }
+
+    /** The lines of torch_bench.py's format by "KIND DTYPE"; "#" holds the comment lines, prefixed. */
+    private static Map<String, String> readMedians(Process p, String prefix) throws IOException {
+        Map<String, String> result = new HashMap<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = r.readLine()) != null; ) {
                 if (line.startsWith("# ")) {
-                    result.put("#", "PyTorch: " + line.substring(2));
+                    result.merge("#", prefix + line.substring(2), (a, b) -> a + ", " + b.substring(prefix.length()));
                     continue;
                 }
                 String[] f = line.split(" ", 3);
@@ -140,5 +165,73 @@ public final class BenchTable {
             }
         }
         return result;
+    }
+
+    /** Whether the torch210 profile built this jar: Torch210Bench and libtorch's natives on the class path. */
+    private static boolean torch210Available() {
+        ClassLoader loader = BenchTable.class.getClassLoader();
+        return loader.getResource(TORCH210.replace('.', '/') + ".class") != null
+                && loader.getResource("org/bytedeco/pytorch/linux-x86_64/libjnitorch.so") != null;
+    }
+
+    /**
+     * PyTorch 2.10's medians from {@link #TORCH210} in child JVMs (this java, this class path), so that
+     * a crash while loading libtorch costs a retry, not the table: first a probe run (it unpacks
+     * libtorch and checks which one got loaded), then the measurement, and once more after another
+     * probe if that fails. The "#" entry says what ran or why nothing did.
+     */
+    private static Map<String, String> torch210Medians(int repeats) throws IOException, InterruptedException {
+        String failure = "";
+        for (int attempt = 0; attempt < 2; attempt++) {
+            Child probe = Child.run("--probe");
+            if (probe.status != 0) {
+                failure = probe.describe();
+                continue;
+            }
+            Child bench = Child.run("2", String.valueOf(repeats));
+            if (bench.status == 0 && bench.medians.size() > 1) {
+                if (attempt > 0) {
+                    String first = failure;
+                    bench.medians.merge("#", "", (a, b) -> a + " (after a retry; first: " + first + ")");
+                }
+                return bench.medians;
+            }
+            failure = bench.describe();
+        }
+        Map<String, String> result = new HashMap<>();
+        result.put("#", "PyTorch 2.10: failed twice, last: " + failure);
+        return result;
+    }
+
+    /** One finished run of Torch210Bench: exit status, parsed stdout, and stderr's last message lines. */
+    private record Child(long pid, int status, Map<String, String> medians, String stderrTail) {
+        private static final String ERROR_FILE = System.getProperty("java.io.tmpdir") + "/aclnn4j-torch210-hs_err_";
+
+        static Child run(String... args) throws IOException, InterruptedException {
+            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            Path err = Files.createTempFile("aclnn4j-torch210-", ".err");
+            try {
+                List<String> command = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
+                        // A crash report would otherwise land in the working directory, the source tree.
+                        "-XX:ErrorFile=" + ERROR_FILE + "%p.log",
+                        "-cp", System.getProperty("java.class.path"), TORCH210));
+                command.addAll(List.of(args));
+                Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
+                Map<String, String> medians = readMedians(p, "PyTorch 2.10: ");
+                int status = p.waitFor();
+                List<String> lines = Files.readAllLines(err).stream()
+                        .filter(l -> !l.isBlank() && !l.strip().startsWith("at ") && !l.strip().startsWith("..."))
+                        .toList();
+                String tail = String.join(" / ", lines.subList(Math.max(0, lines.size() - 2), lines.size()));
+                return new Child(p.pid(), status, medians, tail);
+            } finally {
+                Files.deleteIfExists(err);
+            }
+        }
+
+        String describe() {
+            return (status > 128 ? "killed by signal " + (status - 128) + " (a JVM crash leaves " + ERROR_FILE + pid
+                    + ".log)" : "exit " + status) + (stderrTail.isEmpty() ? "" : ": " + stderrTail);
+        }
     }
 }
