@@ -38,6 +38,13 @@ public interface BulkMath {
     /** {@code a[i] = (float) (ca·a[i] + cb·b[i] + bias)} for i in [from, to), in double (the terms can cancel). */
     void affine(float[] a, float[] b, int from, int to, double ca, double cb, double bias);
 
+    /**
+     * GroupNorm's update for 16-bit outputs, in fp32: {@code dy[i] = fma(cx, x[i] − mean, fma(cdy, dy[i], k))}
+     * for i in [from, to). Both fused multiply-adds round once, so any implementation gives the
+     * same bits.
+     */
+    void groupNormUpdate(float[] dy, float[] x, int from, int to, float cdy, float cx, float mean, float k);
+
     /** {@code Σ a[i]} and {@code Σ a[i]·b[i]} over i in [from, to), in double, into {@code out[0]} and {@code out[1]}. */
     void sumAndDot(float[] a, float[] b, int from, int to, double[] out);
 

@@ -43,6 +43,10 @@ public interface DirectMath {
     void affine(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb, double bias,
             MemorySegment out, long outAt, int n);
 
+    /** GroupNorm's fp32 update, as {@link BulkMath#groupNormUpdate}, for BFLOAT16 only. */
+    void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, float cdy, float cx,
+            float mean, float k, MemorySegment out, long outAt, int n);
+
     /** Picks the implementation, under the same rules as {@link BulkMath.Loader}. */
     final class Loader {
         private Loader() {}

@@ -50,9 +50,10 @@ public final class GroupNormBackwardKernel {
                 return;
             }
             double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
+            float mu = mean.get(task);
             for (long ch = g * d; ch < (g + 1) * d; ch++) {
                 double coefDy = coef[0] * (gamma == null ? 1 : gamma.get(ch));
-                rows.gradInput(i * c + ch, hxw, coefDy, coef[1], coef[2]);
+                rows.gradInput(i * c + ch, hxw, coefDy, coef[1], coef[2], mu, coef[3]);
             }
         });
         if (gradGamma == null && gradBeta == null) {
@@ -103,16 +104,24 @@ public final class GroupNormBackwardKernel {
             return;
         }
         double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
+        boolean half = gradInput.dtype() != DType.FLOAT;
+        float mu = mean.get(task);
         for (int r = 0; r < d; r++) {
             double coefDy = coef[0] * (gamma == null ? 1 : gamma.get(g * d + r));
-            BulkMath.INSTANCE.affine(a, b, r * row, (r + 1) * row, coefDy, coef[1], coef[2]);
+            if (half) {
+                BulkMath.INSTANCE.groupNormUpdate(a, b, r * row, (r + 1) * row, (float) coefDy, (float) coef[1], mu,
+                        (float) coef[3]);
+            } else {
+                BulkMath.INSTANCE.affine(a, b, r * row, (r + 1) * row, coefDy, coef[1], coef[2]);
+            }
         }
         gradInput.scatter(first, a, len);
     }
 
     /**
-     * The (n, group) coefficients from its rows' sums in the workspace: {@code [rstd, b, c0]}
-     * with {@code dx = rstd·γ·dy + b·x + c0}. The array is per-thread scratch.
+     * The (n, group) coefficients from its rows' sums in the workspace: {@code [rstd, b, c0, k]}
+     * with {@code dx = rstd·γ·dy + b·x + c0 = rstd·γ·dy + b·(x − mean) + k}. The array is
+     * per-thread scratch.
      */
     private static double[] coefficients(StridedView mean, StridedView rstd, StridedView gamma, long c, long hxw,
             long d, long i, long g, long task, MemorySegment workspace) {
@@ -127,10 +136,11 @@ public final class GroupNormBackwardKernel {
         }
         double m = (double) d * hxw;
         double coefX = (s1 * mu - s2) * rs * rs * rs / m;
-        double[] coef = Scratch.get().sums(3);
+        double[] coef = Scratch.get().sums(4);
         coef[0] = rs;
         coef[1] = coefX;
         coef[2] = -coefX * mu - s1 * rs / m;
+        coef[3] = -s1 * rs / m;
         return coef;
     }
 
@@ -173,22 +183,39 @@ public final class GroupNormBackwardKernel {
             workspace.setAtIndex(F64, 2 * row + 1, sdyx);
         }
 
-        /** {@code gradInput = coefDy·dy + coefX·x + bias} over row {@code row}. */
-        void gradInput(long row, long hxw, double coefDy, double coefX, double bias) {
+        /**
+         * gradInput over row {@code row}: {@code coefDy·dy + coefX·x + bias} in double for a FLOAT
+         * output; for a 16-bit one, whose rounding is 2^16 times coarser, the fp32
+         * {@code fma(coefX, x − mean, fma(coefDy, dy, k))}, which subtracts the mean before scaling
+         * so that the large terms do not cancel.
+         */
+        void gradInput(long row, long hxw, double coefDy, double coefX, double bias, float mean, double k) {
             Scratch s = Scratch.get();
+            boolean half = gradInput.dtype() != DType.FLOAT;
             for (long done = 0; done < hxw; done += Blocks.SIZE) {
                 int len = (int) Math.min(Blocks.SIZE, hxw - done);
                 long start = row * hxw + done;
-                int direct = directPart(len);
+                int direct = half && gradInput.dtype() != DType.BF16 ? 0 : directPart(len);
                 if (direct > 0) {
-                    DirectOperands.math().affine(dy.dtype(), dy.segment(), dy.denseOffset(start), x.segment(),
-                            x.denseOffset(start), coefDy, coefX, bias, gradInput.segment(),
-                            gradInput.denseOffset(start), direct);
+                    if (half) {
+                        DirectOperands.math().groupNormUpdate(dy.dtype(), dy.segment(), dy.denseOffset(start),
+                                x.segment(), x.denseOffset(start), (float) coefDy, (float) coefX, mean, (float) k,
+                                gradInput.segment(), gradInput.denseOffset(start), direct);
+                    } else {
+                        DirectOperands.math().affine(dy.dtype(), dy.segment(), dy.denseOffset(start), x.segment(),
+                                x.denseOffset(start), coefDy, coefX, bias, gradInput.segment(),
+                                gradInput.denseOffset(start), direct);
+                    }
                 }
                 if (direct < len) {
                     dy.gather(start + direct, s.a, len - direct);
                     x.gather(start + direct, s.b, len - direct);
-                    BulkMath.INSTANCE.affine(s.a, s.b, 0, len - direct, coefDy, coefX, bias);
+                    if (half) {
+                        BulkMath.INSTANCE.groupNormUpdate(s.a, s.b, 0, len - direct, (float) coefDy, (float) coefX,
+                                mean, (float) k);
+                    } else {
+                        BulkMath.INSTANCE.affine(s.a, s.b, 0, len - direct, coefDy, coefX, bias);
+                    }
                     gradInput.scatter(start + direct, s.a, len - direct);
                 }
             }

@@ -78,4 +78,11 @@ final class ScalarBulkMath implements BulkMath {
         out[0] = s;
         out[1] = d;
     }
+
+    @Override
+    public void groupNormUpdate(float[] dy, float[] x, int from, int to, float cdy, float cx, float mean, float k) {
+        for (int i = from; i < to; i++) {
+            dy[i] = Math.fma(cx, x[i] - mean, Math.fma(cdy, dy[i], k));
+        }
+    }
 }

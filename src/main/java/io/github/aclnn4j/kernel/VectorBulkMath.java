@@ -176,6 +176,19 @@ final class VectorBulkMath implements BulkMath {
     }
 
     @Override
+    public void groupNormUpdate(float[] dy, float[] x, int from, int to, float cdy, float cx, float mean, float k) {
+        FloatVector cxv = FloatVector.broadcast(F, cx);
+        int i = from;
+        for (int bound = from + F.loopBound(to - from); i < bound; i += F.length()) {
+            FloatVector inner = FloatVector.fromArray(F, dy, i).fma(cdy, k);
+            FloatVector.fromArray(F, x, i).sub(mean).fma(cxv, inner).intoArray(dy, i);
+        }
+        for (; i < to; i++) {
+            dy[i] = Math.fma(cx, x[i] - mean, Math.fma(cdy, dy[i], k));
+        }
+    }
+
+    @Override
     public void sumAndDot(float[] a, float[] b, int from, int to, double[] out) {
         DoubleVector sum = DoubleVector.zero(D);
         DoubleVector dot = DoubleVector.zero(D);

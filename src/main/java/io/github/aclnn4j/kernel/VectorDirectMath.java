@@ -262,4 +262,27 @@ final class VectorDirectMath implements DirectMath {
             r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
         }
     }
+
+    @Override
+    public void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, float cdy,
+            float cx, float mean, float k, MemorySegment out, long outAt, int n) {
+        if (dtype != DType.BF16) {
+            throw unsupported(dtype);
+        }
+        FloatVector cxv = FloatVector.broadcast(F, cx);
+        for (long o = 0, end = 2L * n; o < end; o += F_BYTES) {
+            IntVector dp = IntVector.fromMemorySegment(I, dy, dyAt + o, ORDER);
+            IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
+            FloatVector inner0 = dp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().fma(cdy, k);
+            FloatVector inner1 = dp.and(HIGH).reinterpretAsFloats().fma(cdy, k);
+            IntVector r0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().sub(mean).fma(cxv, inner0)
+                    .reinterpretAsInts();
+            IntVector r1 = xp.and(HIGH).reinterpretAsFloats().sub(mean).fma(cxv, inner1).reinterpretAsInts();
+            r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+            r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+            r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
+        }
+    }
 }

@@ -181,6 +181,17 @@ class DirectMathTest {
             rows = a.clone();
             BulkMath.INSTANCE.affine(rows, b, 0, N, 1.5, 0, 0);
             assertElementwise(dt, rows, out, 6, "affine 1.5·a");
+
+            if (dt == DType.BF16) {
+                math.groupNormUpdate(dt, as, 2, bs, 4, 0.3f, -1.7f, 0.125f, 0.01f, out, 6, N);
+                rows = a.clone();
+                BulkMath.INSTANCE.groupNormUpdate(rows, b, 0, N, 0.3f, -1.7f, 0.125f, 0.01f);
+                assertElementwise(dt, rows, out, 6, "GroupNorm fp32 update");
+                for (int i = 0; i < N; i++) { // the formula itself, in plain Java
+                    float want = Math.fma(-1.7f, b[i] - 0.125f, Math.fma(0.3f, a[i], 0.01f));
+                    assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(rows[i]), "row update " + i);
+                }
+            }
         }
     }
 }
