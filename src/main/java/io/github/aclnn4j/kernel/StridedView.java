@@ -265,7 +265,8 @@ public final class StridedView {
 
     /**
      * A contiguous 16-bit run: bulk copies through a short row, then a conversion loop the JIT
-     * vectorizes (FLOAT16) or {@link BulkMath} does (BFLOAT16).
+     * vectorizes (FLOAT16, in a method of its own so that its profile is its own) or
+     * {@link BulkMath} does (BFLOAT16).
      */
     private void loadHalfRun(long off, float[] dst, int at, int n) {
         short[] row = Scratch.get().halfRow;
@@ -275,10 +276,7 @@ public final class StridedView {
             if (dtype == DType.BF16) {
                 BulkMath.INSTANCE.bf16ToFloat(row, dst, at + done, len);
             } else {
-                int to = at + done;
-                for (int i = 0; i < len; i++) {
-                    dst[to + i] = Float.float16ToFloat(row[i]);
-                }
+                HalfFloats.fromHalves(row, dst, at + done, len);
             }
         }
     }
@@ -290,10 +288,7 @@ public final class StridedView {
             if (dtype == DType.BF16) {
                 BulkMath.INSTANCE.floatToBf16(src, at + done, row, len);
             } else {
-                int from = at + done;
-                for (int i = 0; i < len; i++) {
-                    row[i] = Float.floatToFloat16(src[from + i]);
-                }
+                HalfFloats.toHalves(src, at + done, row, len);
             }
             MemorySegment.copy(row, 0, segment, I16, off + 2L * done, len);
         }

@@ -28,4 +28,22 @@ public final class HalfFloats {
         int roundingBias = 0x7FFF + ((bits >>> 16) & 1);
         return (short) ((bits + roundingBias) >>> 16);
     }
+
+    /**
+     * {@code dst[dstAt + i] = fromHalf(src[i])} for i < n: a plain loop that C2 vectorizes with the
+     * processor's half-precision conversions (kept apart from BFLOAT16 code, whose profile would
+     * otherwise shape its compilation).
+     */
+    public static void fromHalves(short[] src, float[] dst, int dstAt, int n) {
+        for (int i = 0; i < n; i++) {
+            dst[dstAt + i] = Float.float16ToFloat(src[i]);
+        }
+    }
+
+    /** {@code dst[i] = toHalf(src[srcAt + i])} for i < n; see {@link #fromHalves}. */
+    public static void toHalves(float[] src, int srcAt, short[] dst, int n) {
+        for (int i = 0; i < n; i++) {
+            dst[i] = Float.floatToFloat16(src[srcAt + i]);
+        }
+    }
 }
