@@ -24,15 +24,25 @@ import java.util.concurrent.CountDownLatch;
  * torch) with the ratio. When bench was built with {@code -Ptorch210}, also current PyTorch (2.10,
  * JavaCPP presets; {@link #TORCH210}) in a child JVM, in two more columns.
  * Arguments: {@code [repeats] [python]}.
+ *
+ * <p>Each row is measured in a JVM of its own, as JMH forks do: in one JVM that has run other
+ * workloads the JIT compiles shared code with their profiles, and a row could come out anywhere
+ * up to twice as slow depending on what ran before it.
  */
 public final class BenchTable {
     private static final int[] DTYPES = {AclDataType.ACL_FLOAT, AclDataType.ACL_BF16, AclDataType.ACL_FLOAT16};
     /** Compiled only by the torch210 profile, which also puts the libtorch jars on the class path. */
     private static final String TORCH210 = "io.github.aclnn4j.bench.Torch210Bench";
+    /** The first argument of a child JVM that measures one row. */
+    private static final String ROW = "--row";
 
     private BenchTable() {}
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 4 && args[0].equals(ROW)) {
+            measureRow(Workload.Kind.valueOf(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+            return;
+        }
         int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 15;
         String python = args.length > 1 ? args[1] : "/usr/bin/python3";
         Workload.initRuntime();
@@ -57,19 +67,48 @@ public final class BenchTable {
                 if (kind == Workload.Kind.BCE_BACKWARD_2X2 && dtype != AclDataType.ACL_FLOAT) {
                     continue;
                 }
-                try (Workload w = Workload.create(kind, dtype)) {
-                    boolean small = kind == Workload.Kind.BCE_BACKWARD_2X2;
-                    double ms = medianMs(w, small ? 20000 : repeats);
-                    String name = Workload.dtypeName(dtype);
-                    String key = kind.name() + " " + name;
-                    double gbs = w.minBytes() / (ms * 1e6);
-                    System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%s%n", kind.title, kind.size,
-                            name, small ? fmt("%.2f µs", ms * 1e3) : fmt("%.2f", ms), small ? "" : fmt("%.1f", gbs),
-                            small ? "" : fmt("%.0f%%", 100 * gbs / copyGbs), cells(torch.get(key), ms, small),
-                            with210 ? " " + cells(torch210.get(key), ms, small) + " |" : "");
-                }
+                boolean small = kind == Workload.Kind.BCE_BACKWARD_2X2;
+                double[] row = rowInFreshJvm(kind, dtype, small ? 20000 : repeats);
+                double ms = row[0];
+                String name = Workload.dtypeName(dtype);
+                String key = kind.name() + " " + name;
+                double gbs = row[1] / (ms * 1e6);
+                System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%s%n", kind.title, kind.size,
+                        name, small ? fmt("%.2f µs", ms * 1e3) : fmt("%.2f", ms), small ? "" : fmt("%.1f", gbs),
+                        small ? "" : fmt("%.0f%%", 100 * gbs / copyGbs), cells(torch.get(key), ms, small),
+                        with210 ? " " + cells(torch210.get(key), ms, small) + " |" : "");
             }
         }
+    }
+
+    /** Child mode: prints the median ms and the minimum bytes of one workload. */
+    private static void measureRow(Workload.Kind kind, int dtype, int repeats) {
+        Workload.initRuntime();
+        try (Workload w = Workload.create(kind, dtype)) {
+            System.out.println(medianMs(w, repeats) + " " + w.minBytes());
+        }
+    }
+
+    /** {@code [median ms, minimum bytes]} of one workload, measured by a child JVM like this one. */
+    private static double[] rowInFreshJvm(Workload.Kind kind, int dtype, int repeats)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchTable.class.getName(), ROW,
+                kind.name(), String.valueOf(dtype), String.valueOf(repeats)));
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String last = null;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                last = line;
+            }
+        }
+        if (p.waitFor() != 0 || last == null) {
+            throw new IOException("the child JVM measuring " + kind + " " + Workload.dtypeName(dtype) + " failed");
+        }
+        String[] f = last.trim().split(" ");
+        return new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1])};
     }
 
     /** The "their ms | their / aclnn4j" cells for one PyTorch result (a median, "n/a REASON" or absent). */
