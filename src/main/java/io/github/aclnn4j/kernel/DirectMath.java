@@ -21,7 +21,11 @@ public interface DirectMath {
     /** Elements per loop step; every {@code n} is a multiple of it. */
     int step();
 
-    /** Whether the loops take {@code dtype}; {@link #bceBackward} takes FLOAT only. */
+    /**
+     * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward}
+     * (FLOAT only), {@link #bceBackwardUniform} and {@link #affine} (FLOAT and BFLOAT16) and
+     * {@link #groupNormUpdate} (the 16-bit types).
+     */
     boolean supports(DType dtype);
 
     /** {@code out = g·(x − y) / max((1 − x)·x, 1e-12) · w · scale}, as {@link BceBackwardKernel}. */
@@ -43,7 +47,7 @@ public interface DirectMath {
     void affine(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb, double bias,
             MemorySegment out, long outAt, int n);
 
-    /** GroupNorm's fp32 update, as {@link BulkMath#groupNormUpdate}, for BFLOAT16 only. */
+    /** GroupNorm's fp32 update, as {@link BulkMath#groupNormUpdate}, for BFLOAT16 and FLOAT16. */
     void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, float cdy, float cx,
             float mean, float k, MemorySegment out, long outAt, int n);
 

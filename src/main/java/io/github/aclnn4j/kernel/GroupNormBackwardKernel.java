@@ -195,7 +195,7 @@ public final class GroupNormBackwardKernel {
             for (long done = 0; done < hxw; done += Blocks.SIZE) {
                 int len = (int) Math.min(Blocks.SIZE, hxw - done);
                 long start = row * hxw + done;
-                int direct = half && gradInput.dtype() != DType.BF16 ? 0 : directPart(len);
+                int direct = directPart(len);
                 if (direct > 0) {
                     if (half) {
                         DirectOperands.math().groupNormUpdate(dy.dtype(), dy.segment(), dy.denseOffset(start),

@@ -10,20 +10,21 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * {@link DirectMath} on the Vector API: one loop method per operation and dtype, FLOAT and
- * BFLOAT16.
+ * {@link DirectMath} on the Vector API: one loop method per operation and dtype.
  *
- * <p>BFLOAT16 elements are loaded as ints, two per lane, and split into the even elements (the
- * low halves, shifted up) and the odd ones (the high halves, masked): widening and narrowing are
- * shifts and masks with no lane shuffles. Element-wise math does not mind that a vector holds every
- * other element, as all operands of a loop are split alike; sums add in another fixed order.
+ * <p>16-bit elements are loaded as ints, two per lane, and split into the even elements (the low
+ * halves) and the odd ones (the high halves): BFLOAT16 widens with a shift or a mask and narrows
+ * with integer rounding, with no lane shuffles. FLOAT16, which the API cannot convert, goes the same
+ * way with integer and float arithmetic (exact both ways, nearest even; NaN payloads are not kept).
+ * Element-wise math does not mind that a vector holds every other element, as all operands of a
+ * loop are split alike; sums add in another fixed order.
  *
  * <p>The JIT shapes this code. A method stops inlining its own (non-JDK) helpers once its graph
  * is large, and a vector that crosses a call that was not inlined is boxed, which costs more than
- * the math: so the BFLOAT16 loops spell out their conversions with API calls only, which are
- * always inlined, while the FLOAT loops, far smaller, share the per-vector math in helpers. Loops
- * with double math use {@link #FD} lanes, so that every float-double conversion is lane for lane;
- * the others run at full width.
+ * the math: so the 16-bit loops spell out their conversions with API calls only, which are always
+ * inlined, while the FLOAT loops, far smaller, share the per-vector math in helpers. Loops with
+ * double math use {@link #FD} lanes, so that every float-double conversion is lane for lane; the
+ * others run at full width.
  */
 final class VectorDirectMath implements DirectMath {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -44,7 +45,7 @@ final class VectorDirectMath implements DirectMath {
 
     @Override
     public boolean supports(DType dtype) {
-        return dtype == DType.FLOAT || dtype == DType.BF16;
+        return dtype == DType.FLOAT || dtype == DType.BF16 || dtype == DType.FLOAT16;
     }
 
     private static IllegalArgumentException unsupported(DType dtype) {
@@ -136,6 +137,7 @@ final class VectorDirectMath implements DirectMath {
         return switch (dtype) {
             case FLOAT -> preluF32(x, xAt, g, gAt, w, out, outAt, n);
             case BF16 -> preluBf16(x, xAt, g, gAt, w, out, outAt, n);
+            case FLOAT16 -> preluF16(x, xAt, g, gAt, w, out, outAt, n);
             default -> throw unsupported(dtype);
         };
     }
@@ -182,6 +184,71 @@ final class VectorDirectMath implements DirectMath {
         return VectorBulkMath.sumLanes(lanes);
     }
 
+    private static double preluF16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
+            long outAt, int n) {
+        DoubleVector acc = DoubleVector.zero(D);
+        for (long o = 0, end = 2L * n; o < end; o += FD_BYTES) {
+            IntVector xp = IntVector.fromMemorySegment(ID, x, xAt + o, ORDER);
+            IntVector gp = IntVector.fromMemorySegment(ID, g, gAt + o, ORDER);
+            IntVector xe = xp.and(0xFFFF);
+            IntVector xo = xp.lanewise(VectorOperators.LSHR, 16);
+            IntVector ge = gp.and(0xFFFF);
+            IntVector go = gp.lanewise(VectorOperators.LSHR, 16);
+            // FLOAT16 to float: exponent and significand moved up and rebiased by 2^112 (exact for
+            // subnormals too); exponent 31 (infinity, NaN) gets the float's all-ones exponent
+            IntVector x0m = xe.and(0x7FFF);
+            IntVector x0s = x0m.lanewise(VectorOperators.LSHL, 13);
+            FloatVector x0 = x0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(x0s.or(0x7F800000), x0m.compare(VectorOperators.GE, 0x7C00))
+                    .or(xe.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            IntVector x1m = xo.and(0x7FFF);
+            IntVector x1s = x1m.lanewise(VectorOperators.LSHL, 13);
+            FloatVector x1 = x1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(x1s.or(0x7F800000), x1m.compare(VectorOperators.GE, 0x7C00))
+                    .or(xo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            IntVector g0m = ge.and(0x7FFF);
+            IntVector g0s = g0m.lanewise(VectorOperators.LSHL, 13);
+            FloatVector g0 = g0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(g0s.or(0x7F800000), g0m.compare(VectorOperators.GE, 0x7C00))
+                    .or(ge.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            IntVector g1m = go.and(0x7FFF);
+            IntVector g1s = g1m.lanewise(VectorOperators.LSHL, 13);
+            FloatVector g1 = g1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(g1s.or(0x7F800000), g1m.compare(VectorOperators.GE, 0x7C00))
+                    .or(go.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            acc = ((DoubleVector) x0.min(0f).convertShape(VectorOperators.F2D, D, 0))
+                    .fma((DoubleVector) g0.convertShape(VectorOperators.F2D, D, 0), acc);
+            acc = ((DoubleVector) x1.min(0f).convertShape(VectorOperators.F2D, D, 0))
+                    .fma((DoubleVector) g1.convertShape(VectorOperators.F2D, D, 0), acc);
+            FloatVector r0 = g0.mul(w).blend(g0, x0.compare(VectorOperators.GT, 0f));
+            FloatVector r1 = g1.mul(w).blend(g1, x1.compare(VectorOperators.GT, 0f));
+            // float to FLOAT16, nearest even: integer rounding for normal results, a float addition
+            // of 0.5 (whose rounding lands on the FLOAT16 grid) for subnormal ones, then overflow and NaN
+            IntVector h0b = r0.reinterpretAsInts();
+            IntVector h0a = h0b.and(0x7FFFFFFF);
+            IntVector h0 = h0a.add(((15 - 127) << 23) + 0xFFF).add(h0a.lanewise(VectorOperators.LSHR, 13).and(1))
+                    .lanewise(VectorOperators.LSHR, 13)
+                    .blend(h0a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                            h0a.compare(VectorOperators.LT, 113 << 23))
+                    .blend(0x7C00, h0a.compare(VectorOperators.GE, (127 + 16) << 23))
+                    .blend(0x7E00, h0a.compare(VectorOperators.GT, 0x7F800000))
+                    .or(h0b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+            IntVector h1b = r1.reinterpretAsInts();
+            IntVector h1a = h1b.and(0x7FFFFFFF);
+            IntVector h1 = h1a.add(((15 - 127) << 23) + 0xFFF).add(h1a.lanewise(VectorOperators.LSHR, 13).and(1))
+                    .lanewise(VectorOperators.LSHR, 13)
+                    .blend(h1a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                            h1a.compare(VectorOperators.LT, 113 << 23))
+                    .blend(0x7C00, h1a.compare(VectorOperators.GE, (127 + 16) << 23))
+                    .blend(0x7E00, h1a.compare(VectorOperators.GT, 0x7F800000))
+                    .or(h1b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+            h0.or(h1.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(out, outAt + o, ORDER);
+        }
+        double[] lanes = Scratch.get().lanes;
+        acc.intoArray(lanes, 0);
+        return VectorBulkMath.sumLanes(lanes);
+    }
+
     // GroupNorm backward ---------------------------------------------------------------------------
 
     @Override
@@ -210,6 +277,42 @@ final class VectorDirectMath implements DirectMath {
                             .convertShape(VectorOperators.F2D, D, 0);
                     sum = sum.add(a0).add(a1);
                     dot = a1.fma(b1, a0.fma(b0, dot));
+                }
+            }
+            case FLOAT16 -> {
+                for (long o = 0, end = 2L * n; o < end; o += FD_BYTES) {
+                    IntVector ap = IntVector.fromMemorySegment(ID, a, aAt + o, ORDER);
+                    IntVector bp = IntVector.fromMemorySegment(ID, b, bAt + o, ORDER);
+                    IntVector ae = ap.and(0xFFFF);
+                    IntVector ao = ap.lanewise(VectorOperators.LSHR, 16);
+                    IntVector be = bp.and(0xFFFF);
+                    IntVector bo = bp.lanewise(VectorOperators.LSHR, 16);
+                    // FLOAT16 to float as in preluF16
+                    IntVector af0m = ae.and(0x7FFF);
+                    IntVector af0s = af0m.lanewise(VectorOperators.LSHL, 13);
+                    FloatVector af0 = af0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                            .blend(af0s.or(0x7F800000), af0m.compare(VectorOperators.GE, 0x7C00))
+                            .or(ae.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                    IntVector af1m = ao.and(0x7FFF);
+                    IntVector af1s = af1m.lanewise(VectorOperators.LSHL, 13);
+                    FloatVector af1 = af1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                            .blend(af1s.or(0x7F800000), af1m.compare(VectorOperators.GE, 0x7C00))
+                            .or(ao.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                    IntVector bf0m = be.and(0x7FFF);
+                    IntVector bf0s = bf0m.lanewise(VectorOperators.LSHL, 13);
+                    FloatVector bf0 = bf0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                            .blend(bf0s.or(0x7F800000), bf0m.compare(VectorOperators.GE, 0x7C00))
+                            .or(be.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                    IntVector bf1m = bo.and(0x7FFF);
+                    IntVector bf1s = bf1m.lanewise(VectorOperators.LSHL, 13);
+                    FloatVector bf1 = bf1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                            .blend(bf1s.or(0x7F800000), bf1m.compare(VectorOperators.GE, 0x7C00))
+                            .or(bo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                    DoubleVector a0 = (DoubleVector) af0.convertShape(VectorOperators.F2D, D, 0);
+                    DoubleVector a1 = (DoubleVector) af1.convertShape(VectorOperators.F2D, D, 0);
+                    sum = sum.add(a0).add(a1);
+                    dot = a1.fma((DoubleVector) bf1.convertShape(VectorOperators.F2D, D, 0),
+                            a0.fma((DoubleVector) bf0.convertShape(VectorOperators.F2D, D, 0), dot));
                 }
             }
             default -> throw unsupported(dtype);
@@ -266,9 +369,15 @@ final class VectorDirectMath implements DirectMath {
     @Override
     public void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, float cdy,
             float cx, float mean, float k, MemorySegment out, long outAt, int n) {
-        if (dtype != DType.BF16) {
-            throw unsupported(dtype);
+        switch (dtype) {
+            case BF16 -> groupNormUpdateBf16(dy, dyAt, x, xAt, cdy, cx, mean, k, out, outAt, n);
+            case FLOAT16 -> groupNormUpdateF16(dy, dyAt, x, xAt, cdy, cx, mean, k, out, outAt, n);
+            default -> throw unsupported(dtype);
         }
+    }
+
+    private static void groupNormUpdateBf16(MemorySegment dy, long dyAt, MemorySegment x, long xAt, float cdy,
+            float cx, float mean, float k, MemorySegment out, long outAt, int n) {
         FloatVector cxv = FloatVector.broadcast(F, cx);
         for (long o = 0, end = 2L * n; o < end; o += F_BYTES) {
             IntVector dp = IntVector.fromMemorySegment(I, dy, dyAt + o, ORDER);
@@ -283,6 +392,61 @@ final class VectorDirectMath implements DirectMath {
             r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
                     .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
             r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
+        }
+    }
+
+    private static void groupNormUpdateF16(MemorySegment dy, long dyAt, MemorySegment x, long xAt, float cdy,
+            float cx, float mean, float k, MemorySegment out, long outAt, int n) {
+        FloatVector cxv = FloatVector.broadcast(F, cx);
+        for (long o = 0, end = 2L * n; o < end; o += F_BYTES) {
+            IntVector dp = IntVector.fromMemorySegment(I, dy, dyAt + o, ORDER);
+            IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
+            IntVector de = dp.and(0xFFFF);
+            IntVector dOdd = dp.lanewise(VectorOperators.LSHR, 16);
+            IntVector xe = xp.and(0xFFFF);
+            IntVector xo = xp.lanewise(VectorOperators.LSHR, 16);
+            // FLOAT16 to float and back as in preluF16
+            IntVector d0m = de.and(0x7FFF);
+            IntVector d0s = d0m.lanewise(VectorOperators.LSHL, 13);
+            FloatVector d0 = d0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(d0s.or(0x7F800000), d0m.compare(VectorOperators.GE, 0x7C00))
+                    .or(de.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            IntVector d1m = dOdd.and(0x7FFF);
+            IntVector d1s = d1m.lanewise(VectorOperators.LSHL, 13);
+            FloatVector d1 = d1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(d1s.or(0x7F800000), d1m.compare(VectorOperators.GE, 0x7C00))
+                    .or(dOdd.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            IntVector x0m = xe.and(0x7FFF);
+            IntVector x0s = x0m.lanewise(VectorOperators.LSHL, 13);
+            FloatVector x0 = x0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(x0s.or(0x7F800000), x0m.compare(VectorOperators.GE, 0x7C00))
+                    .or(xe.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            IntVector x1m = xo.and(0x7FFF);
+            IntVector x1s = x1m.lanewise(VectorOperators.LSHL, 13);
+            FloatVector x1 = x1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(x1s.or(0x7F800000), x1m.compare(VectorOperators.GE, 0x7C00))
+                    .or(xo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            FloatVector r0 = x0.sub(mean).fma(cxv, d0.fma(cdy, k));
+            FloatVector r1 = x1.sub(mean).fma(cxv, d1.fma(cdy, k));
+            IntVector h0b = r0.reinterpretAsInts();
+            IntVector h0a = h0b.and(0x7FFFFFFF);
+            IntVector h0 = h0a.add(((15 - 127) << 23) + 0xFFF).add(h0a.lanewise(VectorOperators.LSHR, 13).and(1))
+                    .lanewise(VectorOperators.LSHR, 13)
+                    .blend(h0a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                            h0a.compare(VectorOperators.LT, 113 << 23))
+                    .blend(0x7C00, h0a.compare(VectorOperators.GE, (127 + 16) << 23))
+                    .blend(0x7E00, h0a.compare(VectorOperators.GT, 0x7F800000))
+                    .or(h0b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+            IntVector h1b = r1.reinterpretAsInts();
+            IntVector h1a = h1b.and(0x7FFFFFFF);
+            IntVector h1 = h1a.add(((15 - 127) << 23) + 0xFFF).add(h1a.lanewise(VectorOperators.LSHR, 13).and(1))
+                    .lanewise(VectorOperators.LSHR, 13)
+                    .blend(h1a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                            h1a.compare(VectorOperators.LT, 113 << 23))
+                    .blend(0x7C00, h1a.compare(VectorOperators.GE, (127 + 16) << 23))
+                    .blend(0x7E00, h1a.compare(VectorOperators.GT, 0x7F800000))
+                    .or(h1b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+            h0.or(h1.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(out, outAt + o, ORDER);
         }
     }
 }
