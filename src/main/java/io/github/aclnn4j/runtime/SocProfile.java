@@ -27,10 +27,13 @@ public enum SocProfile {
         this.a2Rules = a2Rules;
     }
 
+    /** The environment cannot change in a running JVM; reading it costs an allocation per call. */
+    private static final String ENVIRONMENT_SOC = System.getenv("ACLNN4J_SOC");
+
     public static SocProfile current() {
         String name = System.getProperty("aclnn4j.soc");
         if (name == null) {
-            name = System.getenv("ACLNN4J_SOC");
+            name = ENVIRONMENT_SOC;
         }
         if (name == null || name.isBlank()) {
             return ASCEND910B;
