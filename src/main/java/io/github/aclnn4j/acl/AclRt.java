@@ -106,7 +106,7 @@ public final class AclRt {
      * stream) and returns the first failure of that work, 361001 with its message.
      */
     public static int synchronizeStream(AclrtStream stream) {
-        return Guard.acl("aclrtSynchronizeStream", () -> {
+        try { // no lambda: see Guard.status
             Stream s = stream == null ? null : stream.stream;
             if (s == null) {
                 AclRuntime.requireInit("aclrtSynchronizeStream");
@@ -118,7 +118,10 @@ public final class AclRt {
             if (failure != null) {
                 throw failure;
             }
-        });
+            return Status.SUCCESS;
+        } catch (Throwable t) {
+            return Guard.status("aclrtSynchronizeStream", t, Status.ACL_INTERNAL_ERROR);
+        }
     }
 
     /** {@code aclrtMalloc}: fills {@code devPtr} with zeroed, 64-byte aligned device memory. */

@@ -119,10 +119,10 @@ public final class Aclnn {
         });
     }
 
-    /** Phase 2: enqueue the executor's plan on the stream (null: the default stream). */
+    /** Phase 2: enqueue the executor's plan on the stream (null: the default stream). No lambda: see {@link Guard#status}. */
     private static int launch(String operator, Pointer workspace, long workspaceSize, AclOpExecutor executor,
             AclrtStream stream) {
-        return Guard.aclnn(operator, () -> {
+        try {
             Executor e = executor == null ? null : executor.executor;
             if (e == null) {
                 throw Status.nullptr(operator + ": executor must not be null");
@@ -142,6 +142,9 @@ public final class Aclnn {
             boolean nullWorkspace = workspace == null || workspace.isNull();
             e.launch(operator, nullWorkspace ? null : workspace.block(), nullWorkspace ? 0 : workspace.byteOffset(),
                     workspaceSize, s);
-        });
+            return Status.SUCCESS;
+        } catch (Throwable t) {
+            return Guard.status(operator, t, Status.INNER);
+        }
     }
 }

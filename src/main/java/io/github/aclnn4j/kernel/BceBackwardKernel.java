@@ -31,7 +31,18 @@ public final class BceBackwardKernel {
      */
     public static void run(StridedView grad, StridedView self, StridedView target, StridedView weight, float scale,
             StridedView out) {
-        long n = out.numel();
+        long blocks = Blocks.count(out.numel());
+        if (Parallel.serial(blocks, Blocks.SIZE)) { // a small call: no task object
+            for (long b = 0; b < blocks; b++) {
+                block(b, grad, self, target, weight, scale, out);
+            }
+        } else {
+            Parallel.forEach(blocks, Blocks.SIZE, b -> block(b, grad, self, target, weight, scale, out));
+        }
+    }
+
+    private static void block(long block, StridedView grad, StridedView self, StridedView target, StridedView weight,
+            float scale, StridedView out) {
         DType dt = out.dtype();
         boolean dense = out.isDense() && DirectOperands.dense(self, dt) && DirectOperands.dense(target, dt);
         // The usual case of a reduction: gradOutput one value, weight absent or one value.
@@ -40,32 +51,29 @@ public final class BceBackwardKernel {
         boolean direct = uniform ? !halfRows && DirectOperands.supported(dt) : dense && dt == DType.FLOAT
                 && DirectOperands.supported(dt) && DirectOperands.denseOrUniform(grad, dt)
                 && DirectOperands.denseOrUniform(weight, dt);
-        float g = uniform ? grad.get(0) : 0f;
-        float w = uniform && weight != null ? weight.get(0) : 1f;
-        Parallel.forEach(Blocks.count(n), Blocks.SIZE, block -> {
-            long start = block * Blocks.SIZE;
-            int len = (int) Math.min(Blocks.SIZE, n - start);
-            int done = 0;
-            if (direct) {
-                DirectMath math = DirectOperands.math();
-                done = len - len % math.step();
-                if (uniform) {
-                    math.bceBackwardUniform(dt, g, self.segment(), self.denseOffset(start), target.segment(),
-                            target.denseOffset(start), w, scale, out.segment(), out.denseOffset(start), done);
-                } else {
-                    math.bceBackward(dt, DirectOperands.segment(grad, dt, 0, done), DirectOperands.offset(grad, start),
-                            self.segment(), self.denseOffset(start), target.segment(), target.denseOffset(start),
-                            DirectOperands.segment(weight, dt, 1, done), DirectOperands.offset(weight, start), scale,
-                            out.segment(), out.denseOffset(start), done);
-                }
-            } else if (halfRows) {
-                halfRows(g, self, target, w, scale, out, start, len);
-                done = len;
+        long start = block * Blocks.SIZE;
+        int len = (int) Math.min(Blocks.SIZE, out.numel() - start);
+        int done = 0;
+        if (direct) {
+            DirectMath math = DirectOperands.math();
+            done = len - len % math.step();
+            if (uniform) {
+                math.bceBackwardUniform(dt, grad.get(0), self.segment(), self.denseOffset(start), target.segment(),
+                        target.denseOffset(start), weight == null ? 1f : weight.get(0), scale, out.segment(),
+                        out.denseOffset(start), done);
+            } else {
+                math.bceBackward(dt, DirectOperands.segment(grad, dt, 0, done), DirectOperands.offset(grad, start),
+                        self.segment(), self.denseOffset(start), target.segment(), target.denseOffset(start),
+                        DirectOperands.segment(weight, dt, 1, done), DirectOperands.offset(weight, start), scale,
+                        out.segment(), out.denseOffset(start), done);
             }
-            if (done < len) {
-                rows(grad, self, target, weight, scale, out, start + done, len - done);
-            }
-        });
+        } else if (halfRows) {
+            halfRows(grad.get(0), self, target, weight == null ? 1f : weight.get(0), scale, out, start, len);
+            done = len;
+        }
+        if (done < len) {
+            rows(grad, self, target, weight, scale, out, start + done, len - done);
+        }
     }
 
     /** Dense FLOAT16 operands and single-valued g and w: copies in, one fused loop, copy out. */

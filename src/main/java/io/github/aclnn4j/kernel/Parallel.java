@@ -61,6 +61,14 @@ public final class Parallel {
     }
 
     /**
+     * Whether {@link #forEach} would run this work on the calling thread alone. A kernel that asks
+     * first can then loop itself and skip building a task object: a small call allocates nothing.
+     */
+    public static boolean serial(long tasks, long elementsPerTask) {
+        return pool.threads() <= 1 || tasks <= 1 || tasks * (double) elementsPerTask < MIN_PARALLEL_ELEMENTS;
+    }
+
+    /**
      * Runs {@code task.accept(i)} for every i in [0, tasks), in parallel when the total work
      * ({@code tasks · elementsPerTask}) is worth it. Returns when all have run; rethrows the first
      * failure.
@@ -68,7 +76,7 @@ public final class Parallel {
     public static void forEach(long tasks, long elementsPerTask, LongConsumer task) {
         Pool p = pool;
         long helpers = Math.min(p.threads() - 1, tasks - 1);
-        if (helpers <= 0 || tasks * (double) elementsPerTask < MIN_PARALLEL_ELEMENTS) {
+        if (serial(tasks, elementsPerTask)) {
             for (long i = 0; i < tasks; i++) {
                 task.accept(i);
             }

@@ -5,6 +5,7 @@ import io.github.aclnn4j.runtime.MemoryBlock;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.runtime.Stream;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 /**
  * An {@code aclOpExecutor}: one plan, launched once (then released) or, once made repeatable,
@@ -74,17 +75,18 @@ public final class Executor {
             }
             scratch = seg.asSlice(workspaceOffset, needed);
         }
-        for (Plan.Use use : plan.uses()) {
+        List<Plan.Use> uses = plan.uses();
+        for (int i = 0; i < uses.size(); i++) { // indexed: no iterator on the launch path
+            Plan.Use use = uses.get(i);
             if (!use.block().isLive()) {
                 throw Status.invalid(operator + ": the memory of " + namesUsing(use.block()) + " was freed after phase 1 ("
                         + use.block().describe() + ")");
             }
         }
-        MemorySegment ws = scratch;
         synchronized (this) { // released only once the stream has taken the work
             checkNotReleased(operator);
             try {
-                stream.submit(() -> plan.run(ws), plan.elements() <= INLINE_ELEMENTS);
+                stream.submit(plan, scratch, plan.elements() <= INLINE_ELEMENTS);
             } catch (Failure f) { // destroyed meanwhile
                 throw Status.invalid(operator + ": the stream cannot take work: " + f.getMessage());
             }

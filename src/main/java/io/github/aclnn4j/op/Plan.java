@@ -1,11 +1,12 @@
 package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.runtime.MemoryBlock;
+import io.github.aclnn4j.runtime.Stream;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /** The work an operator's phase 1 planned: checked, sized, and ready to run on a stream. */
-public interface Plan {
+public interface Plan extends Stream.Work {
     /** The C name of the operator, e.g. {@code aclnnPreluBackward}. */
     String operator();
 
@@ -22,5 +23,6 @@ public interface Plan {
     long elements();
 
     /** Runs the work on the stream's thread; {@code workspace} holds at least {@link #workspaceSize()} bytes. */
+    @Override
     void run(MemorySegment workspace);
 }

@@ -1,5 +1,6 @@
 package io.github.aclnn4j.runtime;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
@@ -20,6 +21,15 @@ public final class Stream {
         void run();
     }
 
+    /**
+     * Device work that takes its workspace when it runs, so that the same object can be queued
+     * again and again without a capturing wrapper around it (phase 2 allocates nothing).
+     */
+    @FunctionalInterface
+    public interface Work {
+        void run(MemorySegment workspace);
+    }
+
     private static final AtomicInteger DRIVER_COUNT = new AtomicInteger();
     private static final ExecutorService DRIVERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
             new SynchronousQueue<>(), r -> {
@@ -30,7 +40,9 @@ public final class Stream {
 
     private final int deviceId;
     private final boolean isDefault;
-    private final ArrayDeque<Task> queue = new ArrayDeque<>();
+    /** Queued {@link Task}s and {@link Work}s, with their workspaces in {@link #workspaces} (NULL for a task). */
+    private final ArrayDeque<Object> queue = new ArrayDeque<>();
+    private final ArrayDeque<MemorySegment> workspaces = new ArrayDeque<>();
     private boolean driving;
     private boolean destroyed;
     private Failure firstFailure;
@@ -54,19 +66,25 @@ public final class Stream {
 
     /** Enqueues {@code task}; it runs after everything submitted before it. */
     public void submit(Task task) {
-        submit(task, false);
+        enqueue(task, MemorySegment.NULL, false);
     }
 
     /**
-     * Enqueues {@code task}, or, when it is {@code small} and the stream is idle, runs it at once on
-     * the calling thread: the order is the same and a tiny call saves two thread hand-offs.
+     * Enqueues {@code work} with its workspace, or, when it is {@code small} and the stream is
+     * idle, runs it at once on the calling thread: the order is the same and a tiny call saves two
+     * thread hand-offs.
      */
-    public void submit(Task task, boolean small) {
+    public void submit(Work work, MemorySegment workspace, boolean small) {
+        enqueue(work, workspace, small);
+    }
+
+    private void enqueue(Object item, MemorySegment workspace, boolean small) {
         synchronized (this) {
             if (destroyed) {
                 throw new Failure(Status.ACL_INVALID_PARAM, "the stream was destroyed");
             }
-            queue.addLast(task);
+            queue.addLast(item);
+            workspaces.addLast(workspace);
             if (driving) {
                 return;
             }
@@ -94,18 +112,21 @@ public final class Stream {
      */
     private void drain(boolean inline) {
         while (true) {
-            Task task;
+            Object item;
+            MemorySegment workspace;
             synchronized (this) {
-                task = queue.peekFirst();
-                if (task == null) {
+                item = queue.peekFirst();
+                workspace = workspaces.peekFirst();
+                if (item == null) {
                     driving = false;
                     notifyAll();
                     return;
                 }
             }
-            Failure failure = runGuarded(task);
+            Failure failure = runGuarded(item, workspace);
             synchronized (this) {
                 queue.pollFirst();
+                workspaces.pollFirst();
                 if (failure != null && firstFailure == null) {
                     firstFailure = failure;
                 }
@@ -117,9 +138,13 @@ public final class Stream {
         startDriver(); // still driving: the flag passes to the driver
     }
 
-    private static Failure runGuarded(Task task) {
+    private static Failure runGuarded(Object item, MemorySegment workspace) {
         try {
-            task.run();
+            if (item instanceof Work work) {
+                work.run(workspace);
+            } else {
+                ((Task) item).run();
+            }
             return null;
         } catch (Failure f) {
             return f.status() == Status.RUNTIME_ERROR ? f : new Failure(Status.RUNTIME_ERROR, f.getMessage());

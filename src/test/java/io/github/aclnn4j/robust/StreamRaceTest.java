@@ -184,10 +184,10 @@ class StreamRaceTest {
         CountDownLatch releaseOtherTask = new CountDownLatch(1);
         CountDownLatch callerReturned = new CountDownLatch(1);
         Thread caller = new Thread(() -> {
-            stream.submit(() -> {
+            stream.submit(workspace -> {
                 ownTaskRunning.countDown();
                 await(releaseOwnTask);
-            }, true);
+            }, java.lang.foreign.MemorySegment.NULL, true);
             callerReturned.countDown();
         });
         try {
