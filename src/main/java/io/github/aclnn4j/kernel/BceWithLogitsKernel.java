@@ -18,6 +18,26 @@ public final class BceWithLogitsKernel {
         return Blocks.count(numel) * Double.BYTES;
     }
 
+    /** One block: its losses written (none) or their sum stored in the workspace (mean, sum). */
+    private static void block(long block, StridedView self, StridedView target, StridedView weight,
+            StridedView posWeight, DType compute, int reduction, StridedView out, MemorySegment workspace) {
+        Scratch s = Scratch.get();
+        long start = block * Blocks.SIZE;
+        int len = (int) Math.min(Blocks.SIZE, self.numel() - start);
+        float[] x = s.a;
+        float[] y = s.b;
+        float[] w = weightRow(weight, start, len, compute, s.c, s);
+        float[] pw = weightRow(posWeight, start, len, compute, s.d, s);
+        self.gather(start, x, len);
+        target.gather(start, y, len);
+        double sum = BulkMath.INSTANCE.bceWithLogits(x, y, w, pw, len, reduction == 0);
+        if (reduction == 0) {
+            out.scatter(start, x, len);
+        } else {
+            workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, block, sum);
+        }
+    }
+
     /** The weights of a block, rounded to the compute dtype, or the shared row of ones when absent. */
     private static float[] weightRow(StridedView weight, long start, int len, DType compute, float[] row, Scratch s) {
         if (weight == null) {
@@ -55,23 +75,14 @@ public final class BceWithLogitsKernel {
             DType compute, int reduction, StridedView out, MemorySegment workspace) {
         long n = self.numel();
         long blocks = Blocks.count(n);
-        Parallel.forEach(blocks, Blocks.SIZE, block -> {
-            Scratch s = Scratch.get();
-            long start = block * Blocks.SIZE;
-            int len = (int) Math.min(Blocks.SIZE, n - start);
-            float[] x = s.a;
-            float[] y = s.b;
-            float[] w = weightRow(weight, start, len, compute, s.c, s);
-            float[] pw = weightRow(posWeight, start, len, compute, s.d, s);
-            self.gather(start, x, len);
-            target.gather(start, y, len);
-            double sum = BulkMath.INSTANCE.bceWithLogits(x, y, w, pw, len, reduction == 0);
-            if (reduction == 0) {
-                out.scatter(start, x, len);
-            } else {
-                workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, block, sum);
+        if (Parallel.serial(blocks, Blocks.SIZE)) { // a small call: no task object
+            for (long b = 0; b < blocks; b++) {
+                block(b, self, target, weight, posWeight, compute, reduction, out, workspace);
             }
-        });
+        } else {
+            Parallel.forEach(blocks, Blocks.SIZE,
+                    b -> block(b, self, target, weight, posWeight, compute, reduction, out, workspace));
+        }
         if (reduction != 0) {
             double total = Blocks.pairwiseSum(workspace, blocks);
             out.set(0, (float) (reduction == 1 ? total / n : total));

@@ -31,31 +31,15 @@ public final class GroupNormBackwardKernel {
             MemorySegment workspace) {
         long d = c / group;
         long groupElements = d * hxw;
-        DType dt = dy.dtype();
-        Rows rows = new Rows(dy, x, gradInput, DirectOperands.supported(dt)
-                && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
-                && (gradInput == null || DirectOperands.dense(gradInput, dt)));
-        Parallel.forEach(n * group, groupElements, task -> {
-            long i = task / group;
-            long g = task % group;
-            long firstRow = i * c + g * d;
-            if (!rows.direct && groupElements <= CACHED_GROUP) {
-                cachedGroup(dy, x, mean, rstd, gamma, c, hxw, d, i, g, task, gradInput, workspace);
-                return;
+        long tasks = n * group;
+        if (Parallel.serial(tasks, groupElements)) { // a small call: no task object
+            for (long task = 0; task < tasks; task++) {
+                groupTask(task, dy, x, mean, rstd, gamma, c, hxw, group, gradInput, workspace);
             }
-            for (long row = firstRow; row < firstRow + d; row++) {
-                rows.sums(row, hxw, workspace);
-            }
-            if (gradInput == null) {
-                return;
-            }
-            double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
-            float mu = mean.get(task);
-            for (long ch = g * d; ch < (g + 1) * d; ch++) {
-                double coefDy = coef[0] * (gamma == null ? 1 : gamma.get(ch));
-                rows.gradInput(i * c + ch, hxw, coefDy, coef[1], coef[2], mu, coef[3]);
-            }
-        });
+        } else {
+            Parallel.forEach(tasks, groupElements,
+                    task -> groupTask(task, dy, x, mean, rstd, gamma, c, hxw, group, gradInput, workspace));
+        }
         if (gradGamma == null && gradBeta == null) {
             return;
         }
@@ -75,6 +59,34 @@ public final class GroupNormBackwardKernel {
             if (gradGamma != null) {
                 gradGamma.set(ch, (float) gam);
             }
+        }
+    }
+
+    /** One (n, group): its rows' sums into the workspace, then its gradInput. */
+    private static void groupTask(long task, StridedView dy, StridedView x, StridedView mean, StridedView rstd,
+            StridedView gamma, long c, long hxw, long group, StridedView gradInput, MemorySegment workspace) {
+        long d = c / group;
+        long i = task / group;
+        long g = task % group;
+        long firstRow = i * c + g * d;
+        DType dt = dy.dtype();
+        boolean direct = DirectOperands.supported(dt) && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
+                && (gradInput == null || DirectOperands.dense(gradInput, dt));
+        if (!direct && d * hxw <= CACHED_GROUP) {
+            cachedGroup(dy, x, mean, rstd, gamma, c, hxw, d, i, g, task, gradInput, workspace);
+            return;
+        }
+        for (long row = firstRow; row < firstRow + d; row++) {
+            rowSums(dy, x, direct, row, hxw, workspace);
+        }
+        if (gradInput == null) {
+            return;
+        }
+        double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
+        float mu = mean.get(task);
+        for (long ch = g * d; ch < (g + 1) * d; ch++) {
+            double coefDy = coef[0] * (gamma == null ? 1 : gamma.get(ch));
+            rowGradInput(dy, x, gradInput, direct, i * c + ch, hxw, coefDy, coef[1], coef[2], mu, coef[3]);
         }
     }
 
@@ -144,80 +156,79 @@ public final class GroupNormBackwardKernel {
         return coef;
     }
 
-    /**
-     * Row-at-a-time work on dy, x and gradInput, in chunks of a block: whole steps by {@link DirectMath}
-     * loops when {@code direct}, everything else gathered into rows. A direct group is read twice,
-     * the second time from L2, instead of being cached in a per-thread buffer.
-     */
-    private record Rows(StridedView dy, StridedView x, StridedView gradInput, boolean direct) {
-        /** How much of a chunk of {@code len} elements the direct loops take. */
-        private int directPart(int len) {
-            return direct ? len - len % DirectOperands.math().step() : 0;
-        }
+    // Row-at-a-time work on dy, x and gradInput, in chunks of a block: whole steps by DirectMath
+    // loops when direct, everything else gathered into rows. A direct group is read twice, the
+    // second time from L2, instead of being cached in a per-thread buffer.
 
-        /** Σdy and Σdy·x over row {@code row} into the workspace. */
-        void sums(long row, long hxw, MemorySegment workspace) {
-            Scratch s = Scratch.get();
-            double[] sums = s.sums(2);
-            double sdy = 0;
-            double sdyx = 0;
-            for (long done = 0; done < hxw; done += Blocks.SIZE) {
-                int len = (int) Math.min(Blocks.SIZE, hxw - done);
-                long start = row * hxw + done;
-                int direct = directPart(len);
-                if (direct > 0) {
-                    DirectOperands.math().sumAndDot(dy.dtype(), dy.segment(), dy.denseOffset(start), x.segment(),
-                            x.denseOffset(start), direct, sums);
-                    sdy += sums[0];
-                    sdyx += sums[1];
-                }
-                if (direct < len) {
-                    dy.gather(start + direct, s.a, len - direct);
-                    x.gather(start + direct, s.b, len - direct);
-                    BulkMath.INSTANCE.sumAndDot(s.a, s.b, 0, len - direct, sums);
-                    sdy += sums[0];
-                    sdyx += sums[1];
+    /** How much of a chunk of {@code len} elements the direct loops take. */
+    private static int directPart(boolean direct, int len) {
+        return direct ? len - len % DirectOperands.math().step() : 0;
+    }
+
+    /** Σdy and Σdy·x over row {@code row} into the workspace. */
+    private static void rowSums(StridedView dy, StridedView x, boolean direct, long row, long hxw,
+            MemorySegment workspace) {
+        Scratch s = Scratch.get();
+        double[] sums = s.sums(2);
+        double sdy = 0;
+        double sdyx = 0;
+        for (long done = 0; done < hxw; done += Blocks.SIZE) {
+            int len = (int) Math.min(Blocks.SIZE, hxw - done);
+            long start = row * hxw + done;
+            int part = directPart(direct, len);
+            if (part > 0) {
+                DirectOperands.math().sumAndDot(dy.dtype(), dy.segment(), dy.denseOffset(start), x.segment(),
+                        x.denseOffset(start), part, sums);
+                sdy += sums[0];
+                sdyx += sums[1];
+            }
+            if (part < len) {
+                dy.gather(start + part, s.a, len - part);
+                x.gather(start + part, s.b, len - part);
+                BulkMath.INSTANCE.sumAndDot(s.a, s.b, 0, len - part, sums);
+                sdy += sums[0];
+                sdyx += sums[1];
+            }
+        }
+        workspace.setAtIndex(F64, 2 * row, sdy);
+        workspace.setAtIndex(F64, 2 * row + 1, sdyx);
+    }
+
+    /**
+     * gradInput over row {@code row}: {@code coefDy·dy + coefX·x + bias} in double for a FLOAT
+     * output; for a 16-bit one, whose rounding is 2^16 times coarser, the fp32
+     * {@code fma(coefX, x − mean, fma(coefDy, dy, k))}, which subtracts the mean before scaling
+     * so that the large terms do not cancel.
+     */
+    private static void rowGradInput(StridedView dy, StridedView x, StridedView gradInput, boolean direct, long row,
+            long hxw, double coefDy, double coefX, double bias, float mean, double k) {
+        Scratch s = Scratch.get();
+        boolean half = gradInput.dtype() != DType.FLOAT;
+        for (long done = 0; done < hxw; done += Blocks.SIZE) {
+            int len = (int) Math.min(Blocks.SIZE, hxw - done);
+            long start = row * hxw + done;
+            int part = directPart(direct, len);
+            if (part > 0) {
+                if (half) {
+                    DirectOperands.math().groupNormUpdate(dy.dtype(), dy.segment(), dy.denseOffset(start),
+                            x.segment(), x.denseOffset(start), (float) coefDy, (float) coefX, mean, (float) k,
+                            gradInput.segment(), gradInput.denseOffset(start), part);
+                } else {
+                    DirectOperands.math().affine(dy.dtype(), dy.segment(), dy.denseOffset(start), x.segment(),
+                            x.denseOffset(start), coefDy, coefX, bias, gradInput.segment(),
+                            gradInput.denseOffset(start), part);
                 }
             }
-            workspace.setAtIndex(F64, 2 * row, sdy);
-            workspace.setAtIndex(F64, 2 * row + 1, sdyx);
-        }
-
-        /**
-         * gradInput over row {@code row}: {@code coefDy·dy + coefX·x + bias} in double for a FLOAT
-         * output; for a 16-bit one, whose rounding is 2^16 times coarser, the fp32
-         * {@code fma(coefX, x − mean, fma(coefDy, dy, k))}, which subtracts the mean before scaling
-         * so that the large terms do not cancel.
-         */
-        void gradInput(long row, long hxw, double coefDy, double coefX, double bias, float mean, double k) {
-            Scratch s = Scratch.get();
-            boolean half = gradInput.dtype() != DType.FLOAT;
-            for (long done = 0; done < hxw; done += Blocks.SIZE) {
-                int len = (int) Math.min(Blocks.SIZE, hxw - done);
-                long start = row * hxw + done;
-                int direct = directPart(len);
-                if (direct > 0) {
-                    if (half) {
-                        DirectOperands.math().groupNormUpdate(dy.dtype(), dy.segment(), dy.denseOffset(start),
-                                x.segment(), x.denseOffset(start), (float) coefDy, (float) coefX, mean, (float) k,
-                                gradInput.segment(), gradInput.denseOffset(start), direct);
-                    } else {
-                        DirectOperands.math().affine(dy.dtype(), dy.segment(), dy.denseOffset(start), x.segment(),
-                                x.denseOffset(start), coefDy, coefX, bias, gradInput.segment(),
-                                gradInput.denseOffset(start), direct);
-                    }
+            if (part < len) {
+                dy.gather(start + part, s.a, len - part);
+                x.gather(start + part, s.b, len - part);
+                if (half) {
+                    BulkMath.INSTANCE.groupNormUpdate(s.a, s.b, 0, len - part, (float) coefDy, (float) coefX,
+                            mean, (float) k);
+                } else {
+                    BulkMath.INSTANCE.affine(s.a, s.b, 0, len - part, coefDy, coefX, bias);
                 }
-                if (direct < len) {
-                    dy.gather(start + direct, s.a, len - direct);
-                    x.gather(start + direct, s.b, len - direct);
-                    if (half) {
-                        BulkMath.INSTANCE.groupNormUpdate(s.a, s.b, 0, len - direct, (float) coefDy, (float) coefX,
-                                mean, (float) k);
-                    } else {
-                        BulkMath.INSTANCE.affine(s.a, s.b, 0, len - direct, coefDy, coefX, bias);
-                    }
-                    gradInput.scatter(start + direct, s.a, len - direct);
-                }
+                gradInput.scatter(start + part, s.a, len - part);
             }
         }
     }

@@ -32,17 +32,28 @@ public final class NllLossBackwardKernel {
         float scale = reduction == 1 ? shared / totalWeight.get(0) : shared;
         // Each task zeroes a band of rows and writes their one value while the band is in cache.
         long rowsPerTask = Math.max(1, FILL_BYTES / out.dtype().byteSize / Math.max(classes, 1));
-        Parallel.forEach((rows + rowsPerTask - 1) / rowsPerTask, rowsPerTask * classes, task -> {
-            long first = task * rowsPerTask;
-            long end = Math.min(rows, first + rowsPerTask);
-            out.fill(first * classes, (end - first) * classes, 0f);
-            for (long i = first; i < end; i++) {
-                long t = target.getLong(i);
-                if (t != ignoreIndex) {
-                    float g = perRowGrad ? grad.get(i) : scale;
-                    out.set(i * classes + t, weight.get(t) * -g);
-                }
+        long tasks = (rows + rowsPerTask - 1) / rowsPerTask;
+        if (Parallel.serial(tasks, rowsPerTask * classes)) { // a small call: no task object
+            for (long task = 0; task < tasks; task++) {
+                band(task, rowsPerTask, grad, target, weight, rows, classes, ignoreIndex, perRowGrad, scale, out);
             }
-        });
+        } else {
+            Parallel.forEach(tasks, rowsPerTask * classes, task ->
+                    band(task, rowsPerTask, grad, target, weight, rows, classes, ignoreIndex, perRowGrad, scale, out));
+        }
+    }
+
+    private static void band(long task, long rowsPerTask, StridedView grad, StridedView target, StridedView weight,
+            long rows, long classes, long ignoreIndex, boolean perRowGrad, float scale, StridedView out) {
+        long first = task * rowsPerTask;
+        long end = Math.min(rows, first + rowsPerTask);
+        out.fill(first * classes, (end - first) * classes, 0f);
+        for (long i = first; i < end; i++) {
+            long t = target.getLong(i);
+            if (t != ignoreIndex) {
+                float g = perRowGrad ? grad.get(i) : scale;
+                out.set(i * classes + t, weight.get(t) * -g);
+            }
+        }
     }
 }

@@ -25,10 +25,17 @@ public final class PreluBackwardKernel {
 
     private PreluBackwardKernel() {}
 
-    /** The task layout of a shape; see the class comment. */
-    private record Layout(long outer, long channels, long inner, long weights, boolean longRows, long blocksPerRow,
+    /**
+     * The task layout of a shape, made by phase 1 (see the class comment).
+     *
+     * @param outer product of the dimensions before the channel dimension
+     * @param channels the channel count C (1 when rank < 2)
+     * @param inner product of the dimensions after the channel dimension
+     * @param weights numel(weight): 1, or C
+     */
+    public record Layout(long outer, long channels, long inner, long weights, boolean longRows, long blocksPerRow,
             long outerPerSlab, long tasks) {
-        static Layout of(long outer, long channels, long inner, long weights) {
+        public static Layout of(long outer, long channels, long inner, long weights) {
             if (inner >= Blocks.SIZE) {
                 long blocksPerRow = Blocks.count(inner);
                 return new Layout(outer, channels, inner, weights, true, blocksPerRow, 0,
@@ -41,39 +48,35 @@ public final class PreluBackwardKernel {
                     (outer + outerPerSlab - 1) / outerPerSlab);
         }
 
-        /** Doubles of workspace: one per task for long rows, one per task and weight for slabs. */
-        long partials() {
-            return longRows ? tasks : tasks * weights;
+        /** Workspace bytes: a double per task for long rows, one per task and weight for slabs. */
+        public long workspaceBytes() {
+            return (longRows ? tasks : tasks * weights) * Double.BYTES;
         }
     }
 
-    /** Workspace bytes for self read as {@code [outer][channels][inner]} with {@code weights} weights. */
-    public static long workspaceBytes(long outer, long channels, long inner, long weights) {
-        return Layout.of(outer, channels, inner, weights).partials() * Double.BYTES;
-    }
-
-    /**
-     * @param outer product of the dimensions before the channel dimension
-     * @param channels the channel count C (1 when rank < 2)
-     * @param inner product of the dimensions after the channel dimension
-     * @param weights numel(weight): 1, or C
-     */
+    /** Runs with self read as {@code [outer][channels][inner]} as {@code layout} says. */
     public static void run(StridedView grad, StridedView self, StridedView weight, StridedView gradInput,
-            StridedView gradWeight, long outer, long channels, long inner, long weights, MemorySegment workspace) {
-        Layout layout = Layout.of(outer, channels, inner, weights);
-        float[] w = new float[(int) weights];
-        weight.gather(0, w, w.length);
+            StridedView gradWeight, Layout layout, MemorySegment workspace) {
+        long weights = layout.weights;
+        float[] w = Scratch.get().weights((int) weights); // read by the workers while this thread waits
+        weight.gather(0, w, (int) weights);
         DType dt = gradInput.dtype();
-        Operands ops = new Operands(self, grad, gradInput, DirectOperands.supported(dt)
-                && DirectOperands.dense(self, dt) && DirectOperands.dense(grad, dt) && gradInput.isDense());
+        boolean direct = DirectOperands.supported(dt) && DirectOperands.dense(self, dt) && DirectOperands.dense(grad, dt)
+                && gradInput.isDense();
         if (layout.longRows) {
-            Parallel.forEach(layout.tasks, Blocks.SIZE,
-                    t -> workspace.setAtIndex(F64, t, longRowBlock(layout, t, w, ops)));
+            if (Parallel.serial(layout.tasks, Blocks.SIZE)) { // a small call: no task object
+                for (long t = 0; t < layout.tasks; t++) {
+                    workspace.setAtIndex(F64, t, longRowBlock(layout, t, w, self, grad, gradInput, direct));
+                }
+            } else {
+                Parallel.forEach(layout.tasks, Blocks.SIZE, t -> workspace.setAtIndex(F64, t,
+                        longRowBlock(layout, t, w, self, grad, gradInput, direct)));
+            }
             for (long k = 0; k < weights; k++) {
                 double sum = 0;
-                for (long o = 0; o < outer; o++) {
-                    for (long c = weights == 1 ? 0 : k; c < (weights == 1 ? channels : k + 1); c++) {
-                        long first = (o * channels + c) * layout.blocksPerRow;
+                for (long o = 0; o < layout.outer; o++) {
+                    for (long c = weights == 1 ? 0 : k; c < (weights == 1 ? layout.channels : k + 1); c++) {
+                        long first = (o * layout.channels + c) * layout.blocksPerRow;
                         for (long b = 0; b < layout.blocksPerRow; b++) {
                             sum += workspace.getAtIndex(F64, first + b);
                         }
@@ -82,8 +85,15 @@ public final class PreluBackwardKernel {
                 gradWeight.set(k, (float) sum);
             }
         } else {
-            Parallel.forEach(layout.tasks, layout.outerPerSlab * channels * inner,
-                    t -> slab(layout, t, w, ops, workspace));
+            long perTask = layout.outerPerSlab * layout.channels * layout.inner;
+            if (Parallel.serial(layout.tasks, perTask)) {
+                for (long t = 0; t < layout.tasks; t++) {
+                    slab(layout, t, w, self, grad, gradInput, direct, workspace);
+                }
+            } else {
+                Parallel.forEach(layout.tasks, perTask,
+                        t -> slab(layout, t, w, self, grad, gradInput, direct, workspace));
+            }
             for (long k = 0; k < weights; k++) {
                 double sum = 0;
                 for (long t = 0; t < layout.tasks; t++) {
@@ -95,23 +105,26 @@ public final class PreluBackwardKernel {
     }
 
     /** One block of one long row: writes gradInput, returns the row's partial gradWeight sum. */
-    private static double longRowBlock(Layout layout, long task, float[] w, Operands ops) {
+    private static double longRowBlock(Layout layout, long task, float[] w, StridedView self, StridedView grad,
+            StridedView gradInput, boolean direct) {
         long row = task / layout.blocksPerRow;
         long offsetInRow = (task % layout.blocksPerRow) * Blocks.SIZE;
         float wk = w[layout.weights == 1 ? 0 : (int) (row % layout.channels)];
-        return ops.run(row * layout.inner + offsetInRow, (int) Math.min(Blocks.SIZE, layout.inner - offsetInRow), wk);
+        return channelRun(self, grad, gradInput, direct, row * layout.inner + offsetInRow,
+                (int) Math.min(Blocks.SIZE, layout.inner - offsetInRow), wk);
     }
 
     /** One slab of whole outer indices: writes gradInput, stores one partial sum per weight. */
-    private static void slab(Layout layout, long task, float[] w, Operands ops, MemorySegment workspace) {
+    private static void slab(Layout layout, long task, float[] w, StridedView self, StridedView grad,
+            StridedView gradInput, boolean direct, MemorySegment workspace) {
         long firstRow = task * layout.outerPerSlab * layout.channels;
         long endRow = Math.min(layout.outer, (task + 1) * layout.outerPerSlab) * layout.channels;
         boolean shared = layout.weights == 1;
         double[] acc = Scratch.get().sums((int) layout.weights);
-        if (ops.direct && layout.inner >= MIN_DIRECT_ROW) {
+        if (direct && layout.inner >= MIN_DIRECT_ROW) {
             for (long row = firstRow; row < endRow; row++) { // a row has a single channel; inner < Blocks.SIZE
                 int k = shared ? 0 : (int) (row % layout.channels);
-                acc[k] += ops.run(row * layout.inner, (int) layout.inner, w[k]);
+                acc[k] += channelRun(self, grad, gradInput, true, row * layout.inner, (int) layout.inner, w[k]);
             }
         } else { // short rows: gather many at once, then walk them one row segment at a time
             Scratch s = Scratch.get();
@@ -121,8 +134,8 @@ public final class PreluBackwardKernel {
             long end = endRow * inner;
             for (long at = firstRow * inner; at < end; at += Blocks.SIZE) {
                 int len = (int) Math.min(Blocks.SIZE, end - at);
-                ops.self.gather(at, x, len);
-                ops.grad.gather(at, g, len);
+                self.gather(at, x, len);
+                grad.gather(at, g, len);
                 for (int i = 0; i < len; ) {
                     long row = (at + i) / inner;
                     int segmentEnd = (int) Math.min(len, (row + 1) * inner - at);
@@ -130,7 +143,7 @@ public final class PreluBackwardKernel {
                     acc[k] += BulkMath.INSTANCE.preluRow(x, g, i, segmentEnd, w[k]);
                     i = segmentEnd;
                 }
-                ops.gradInput.scatter(at, x, len);
+                gradInput.scatter(at, x, len);
             }
         }
         for (int k = 0; k < layout.weights; k++) {
@@ -138,29 +151,28 @@ public final class PreluBackwardKernel {
         }
     }
 
-    /** The operands, and whether they suit {@link DirectMath}. */
-    private record Operands(StridedView self, StridedView grad, StridedView gradInput, boolean direct) {
-        /**
-         * Elements [start, start + len) of one channel with weight {@code wk}: writes gradInput and
-         * returns {@code Σ min(x, 0)·g}, whole steps by direct loops, the rest through rows.
-         */
-        double run(long start, int len, float wk) {
-            double sum = 0;
-            int done = 0;
-            if (direct) {
-                DirectMath math = DirectOperands.math();
-                done = len - len % math.step();
-                sum = math.prelu(gradInput.dtype(), self.segment(), self.denseOffset(start), grad.segment(),
-                        grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start), done);
-            }
-            if (done < len) {
-                Scratch s = Scratch.get();
-                self.gather(start + done, s.a, len - done);
-                grad.gather(start + done, s.b, len - done);
-                sum += BulkMath.INSTANCE.preluRow(s.a, s.b, 0, len - done, wk);
-                gradInput.scatter(start + done, s.a, len - done);
-            }
-            return sum;
+    /**
+     * Elements [start, start + len) of one channel with weight {@code wk}: writes gradInput and
+     * returns {@code Σ min(x, 0)·g}, whole steps by direct loops when {@code direct}, the rest
+     * through rows.
+     */
+    private static double channelRun(StridedView self, StridedView grad, StridedView gradInput, boolean direct,
+            long start, int len, float wk) {
+        double sum = 0;
+        int done = 0;
+        if (direct) {
+            DirectMath math = DirectOperands.math();
+            done = len - len % math.step();
+            sum = math.prelu(gradInput.dtype(), self.segment(), self.denseOffset(start), grad.segment(),
+                    grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start), done);
         }
+        if (done < len) {
+            Scratch s = Scratch.get();
+            self.gather(start + done, s.a, len - done);
+            grad.gather(start + done, s.b, len - done);
+            sum += BulkMath.INSTANCE.preluRow(s.a, s.b, 0, len - done, wk);
+            gradInput.scatter(start + done, s.a, len - done);
+        }
+        return sum;
     }
 }

@@ -43,6 +43,7 @@ final class Scratch {
     private final MemorySegment onesBf16;
 
     private double[] sums = new double[0];
+    private float[] weights = new float[0];
     /** A GroupNorm group's dy and x; see {@link #ensureGroupRows}. */
     float[] groupA = new float[0];
     float[] groupB = new float[0];
@@ -70,6 +71,14 @@ final class Scratch {
             case BF16 -> onesBf16;
             default -> onesF32;
         };
+    }
+
+    /** An array of at least {@code n} floats for an operator's weights, reused across calls. */
+    float[] weights(int n) {
+        if (weights.length < n) {
+            weights = new float[Math.max(n, 2 * weights.length)];
+        }
+        return weights;
     }
 
     /** A zeroed array of at least {@code n} doubles, reused across calls. */

@@ -17,6 +17,8 @@ public final class StridedView {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED;
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+    /** Zero bytes to copy from, for {@link #fill}. */
+    private static final MemorySegment ZEROS = java.lang.foreign.Arena.global().allocate(1 << 12);
 
     private final MemorySegment segment;
     private final long base;
@@ -145,7 +147,14 @@ public final class StridedView {
     /** Stores {@code value} into logical elements {@code [start, start + len)}. */
     public void fill(long start, long len, float value) {
         if (dims.length == 1 && byteStrides[0] == es && Float.floatToRawIntBits(value) == 0) {
-            segment.asSlice(base + start * es, len * es).fill((byte) 0); // +0 is all zero bytes in every float type
+            // +0 is all zero bytes in every float type. A short run copies zeros (a slice to fill
+            // would be an allocation in every small call); a long one is a memset.
+            long bytes = len * es;
+            if (bytes <= ZEROS.byteSize()) {
+                MemorySegment.copy(ZEROS, 0, segment, base + start * es, bytes);
+            } else {
+                segment.asSlice(base + start * es, bytes).fill((byte) 0);
+            }
             return;
         }
         float[] buf = Scratch.get().fillRow;

@@ -18,6 +18,9 @@ public final class Executor {
     private final Plan plan;
     private boolean repeatable;
     private boolean launched;
+    private MemorySegment sliceOf;
+    private long sliceOffset;
+    private MemorySegment slice;
     private boolean released;
 
     public Executor(Plan plan) {
@@ -73,7 +76,7 @@ public final class Executor {
                 throw Status.invalid(operator + ": the workspace of " + needed + " bytes at byte " + workspaceOffset
                         + " lies outside " + workspace.describe());
             }
-            scratch = seg.asSlice(workspaceOffset, needed);
+            scratch = workspaceSlice(seg, workspaceOffset, needed);
         }
         List<Plan.Use> uses = plan.uses();
         for (int i = 0; i < uses.size(); i++) { // indexed: no iterator on the launch path
@@ -95,6 +98,19 @@ public final class Executor {
                 released = true;
             }
         }
+    }
+
+    /**
+     * The workspace view for a launch, kept from the last launch when the workspace is the same: a
+     * repeated launch then allocates nothing. (A block freed and allocated again has a new segment.)
+     */
+    private synchronized MemorySegment workspaceSlice(MemorySegment segment, long offset, long size) {
+        if (segment != sliceOf || offset != sliceOffset) {
+            slice = segment.asSlice(offset, size);
+            sliceOf = segment;
+            sliceOffset = offset;
+        }
+        return slice;
     }
 
     /** The tensors whose memory is {@code block}, for a message. */

@@ -59,7 +59,8 @@ public final class PreluBackward {
         StridedView gi = check.view("gradInput", gradInput);
         long outer = self.rank() >= 2 ? self.dim(0) : 1;
         long inner = self.numel() / (outer * channels);
-        return check.plan(PreluBackwardKernel.workspaceBytes(outer, channels, inner, weights), self.numel(),
-                ws -> PreluBackwardKernel.run(g, x, w, gi, gw, outer, channels, inner, weights, ws));
+        PreluBackwardKernel.Layout layout = PreluBackwardKernel.Layout.of(outer, channels, inner, weights);
+        return check.plan(layout.workspaceBytes(), self.numel(),
+                ws -> PreluBackwardKernel.run(g, x, w, gi, gw, layout, ws));
     }
 }
