@@ -23,7 +23,7 @@ public interface DirectMath {
 
     /**
      * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward}
-     * (FLOAT only), {@link #bceBackwardUniform} and {@link #affine} (FLOAT and BFLOAT16) and
+     * and {@link #affine} (FLOAT only), {@link #bceBackwardUniform} (FLOAT and BFLOAT16) and
      * {@link #groupNormUpdate} (the 16-bit types).
      */
     boolean supports(DType dtype);

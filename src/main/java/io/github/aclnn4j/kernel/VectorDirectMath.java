@@ -327,42 +327,12 @@ final class VectorDirectMath implements DirectMath {
     @Override
     public void affine(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb,
             double bias, MemorySegment out, long outAt, int n) {
-        switch (dtype) {
-            case FLOAT -> affineF32(a, aAt, b, bAt, ca, cb, bias, out, outAt, n);
-            case BF16 -> affineBf16(a, aAt, b, bAt, ca, cb, bias, out, outAt, n);
-            default -> throw unsupported(dtype);
+        if (dtype != DType.FLOAT) {
+            throw unsupported(dtype);
         }
-    }
-
-    private static void affineF32(MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb,
-            double bias, MemorySegment out, long outAt, int n) {
         for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
             DoubleVector r = toDouble(load(FD, a, aAt + o)).mul(ca).add(toDouble(load(FD, b, bAt + o)).mul(cb)).add(bias);
             store(toFloat(r), out, outAt + o);
-        }
-    }
-
-    private static void affineBf16(MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb,
-            double bias, MemorySegment out, long outAt, int n) {
-        for (long o = 0, end = 2L * n; o < end; o += FD_BYTES) {
-            IntVector ap = IntVector.fromMemorySegment(ID, a, aAt + o, ORDER);
-            IntVector bp = IntVector.fromMemorySegment(ID, b, bAt + o, ORDER);
-            DoubleVector a0 = (DoubleVector) ap.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats()
-                    .convertShape(VectorOperators.F2D, D, 0);
-            DoubleVector a1 = (DoubleVector) ap.and(HIGH).reinterpretAsFloats().convertShape(VectorOperators.F2D, D, 0);
-            DoubleVector b0 = (DoubleVector) bp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats()
-                    .convertShape(VectorOperators.F2D, D, 0);
-            DoubleVector b1 = (DoubleVector) bp.and(HIGH).reinterpretAsFloats().convertShape(VectorOperators.F2D, D, 0);
-            // (float) (ca·a + cb·b + bias), then BFLOAT16 rounding as in bceUniformBf16
-            IntVector r0 = ((FloatVector) a0.mul(ca).add(b0.mul(cb)).add(bias).convertShape(VectorOperators.D2F, FD, 0))
-                    .reinterpretAsInts();
-            IntVector r1 = ((FloatVector) a1.mul(ca).add(b1.mul(cb)).add(bias).convertShape(VectorOperators.D2F, FD, 0))
-                    .reinterpretAsInts();
-            r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                    .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
-            r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                    .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
-            r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
         }
     }
 

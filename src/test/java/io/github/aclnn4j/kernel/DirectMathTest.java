@@ -195,19 +195,17 @@ class DirectMathTest {
 
             MemorySegment out = arena.allocate(4L * N + 64);
             float[] rows;
-            if (dt != DType.FLOAT16) {
+            if (dt == DType.FLOAT) {
                 math.affine(dt, as, 2, bs, 4, 0.3, -1.7, 0.01, out, 6, N);
                 rows = a.clone();
                 BulkMath.INSTANCE.affine(rows, b, 0, N, 0.3, -1.7, 0.01);
                 assertElementwise(dt, rows, out, 6, "affine");
-                // 1.5·a with an odd BFLOAT16 significand is a rounding tie
-                math.affine(dt, as, 2, bs, 4, 1.5, 0, 0, out, 6, N);
+            } else {
+                // 1.5·x alone: with an odd 16-bit significand, a rounding tie
+                math.groupNormUpdate(dt, as, 2, bs, 4, 0f, 1.5f, 0f, 0f, out, 6, N);
                 rows = a.clone();
-                BulkMath.INSTANCE.affine(rows, b, 0, N, 1.5, 0, 0);
-                assertElementwise(dt, rows, out, 6, "affine 1.5·a");
-            }
-
-            if (dt != DType.FLOAT) {
+                BulkMath.INSTANCE.groupNormUpdate(rows, b, 0, N, 0f, 1.5f, 0f, 0f);
+                assertElementwise(dt, rows, out, 6, "GroupNorm fp32 update 1.5·x");
                 math.groupNormUpdate(dt, as, 2, bs, 4, 0.3f, -1.7f, 0.125f, 0.01f, out, 6, N);
                 rows = a.clone();
                 BulkMath.INSTANCE.groupNormUpdate(rows, b, 0, N, 0.3f, -1.7f, 0.125f, 0.01f);
