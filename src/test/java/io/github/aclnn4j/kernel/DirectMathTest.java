@@ -217,4 +217,50 @@ class DirectMathTest {
             }
         }
     }
+
+    /**
+     * The FLOAT16 conversions of the direct loops, exhaustively: every 16-bit pattern through
+     * PReLU with x > 0 (gradInput = g: decode then encode must give the pattern back, NaNs as
+     * NaNs), and with x < 0 (gradInput = w·g) for weights that land on rounding ties, subnormals,
+     * overflow and ordinary values, against the JDK's {@code Float.floatToFloat16}.
+     */
+    @org.junit.jupiter.api.Test
+    void float16ConversionsAreExact() {
+        int n = 1 << 16;
+        float[] weights = {1f, -1f, 1.5f, 0.5f, 1f / 3, 0.999f, 1.0009765625f, 0x1p-10f, 0x1p-14f, 0x1p-24f, 3e-8f,
+            1e-5f, 65504f, 2f, 30000f, -7.25f, 0.0625f, 1.25e-3f, 123.456f, 0.7071f};
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment g = arena.allocate(2L * n + 16);
+            MemorySegment positive = arena.allocate(2L * n + 16);
+            MemorySegment negative = arena.allocate(2L * n + 16);
+            MemorySegment out = arena.allocate(2L * n + 16);
+            for (int i = 0; i < n; i++) {
+                g.setAtIndex(ValueLayout.JAVA_SHORT, i, (short) i);
+                positive.setAtIndex(ValueLayout.JAVA_SHORT, i, HalfFloats.toHalf(1f));
+                negative.setAtIndex(ValueLayout.JAVA_SHORT, i, HalfFloats.toHalf(-1f));
+            }
+            math.prelu(DType.FLOAT16, positive, 0, g, 0, 0.5f, out, 0, n);
+            for (int i = 0; i < n; i++) {
+                short got = out.getAtIndex(ValueLayout.JAVA_SHORT, i);
+                if (Float.isNaN(HalfFloats.fromHalf((short) i))) {
+                    assertEquals(true, Float.isNaN(HalfFloats.fromHalf(got)), "NaN pattern " + i);
+                } else {
+                    assertEquals(i, got & 0xFFFF, "round trip of pattern " + Integer.toHexString(i));
+                }
+            }
+            for (float w : weights) {
+                math.prelu(DType.FLOAT16, negative, 0, g, 0, w, out, 0, n);
+                for (int i = 0; i < n; i++) {
+                    float product = w * HalfFloats.fromHalf((short) i);
+                    short got = out.getAtIndex(ValueLayout.JAVA_SHORT, i);
+                    if (Float.isNaN(product)) {
+                        assertEquals(true, Float.isNaN(HalfFloats.fromHalf(got)), "NaN from " + i);
+                    } else {
+                        assertEquals(Float.floatToFloat16(product), got,
+                                "w " + w + " times pattern " + Integer.toHexString(i) + " = " + product);
+                    }
+                }
+            }
+        }
+    }
 }
