@@ -29,8 +29,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * until one allocates nothing, within a generous budget.
  *
  * <p>Each operator is measured in a fresh JVM ({@link #main}), as the benchmarks are: in the test
- * JVM, after thousands of other cases, C2 once compiled BCE with logits' vector loop so that it
- * boxed vectors (368 bytes per call), a state that depends on what ran before.
+ * JVM, once Jazzer's agent has attached and re-instrumented the loaded classes (deoptimizing all
+ * compiled code), C2 once recompiled BCE with logits' vector loop so that it boxed vectors
+ * (368 bytes per call), a state that depends on what ran before.
  */
 class SmallCallAllocationTest {
     private static final int ROUND = 20_000;
