@@ -15,15 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #synchronize()}, after which the stream is usable again.
  */
 public final class Stream {
-    /** One unit of device work. It reports a run-time failure by throwing {@link Failure}. */
-    @FunctionalInterface
-    public interface Task {
-        void run();
-    }
-
     /**
-     * Device work that takes its workspace when it runs, so that the same object can be queued
-     * again and again without a capturing wrapper around it (phase 2 allocates nothing).
+     * One unit of device work. It reports a run-time failure by throwing {@link Failure}. It takes
+     * its workspace when it runs, so that the same object can be queued again and again without a
+     * capturing wrapper around it (phase 2 allocates nothing).
      */
     @FunctionalInterface
     public interface Work {
@@ -40,8 +35,8 @@ public final class Stream {
 
     private final int deviceId;
     private final boolean isDefault;
-    /** Queued {@link Task}s and {@link Work}s, with their workspaces in {@link #workspaces} (NULL for a task). */
-    private final ArrayDeque<Object> queue = new ArrayDeque<>();
+    /** Queued work, with its workspace at the same place in {@link #workspaces}. */
+    private final ArrayDeque<Work> queue = new ArrayDeque<>();
     private final ArrayDeque<MemorySegment> workspaces = new ArrayDeque<>();
     private boolean driving;
     private boolean destroyed;
@@ -64,26 +59,17 @@ public final class Stream {
         return destroyed;
     }
 
-    /** Enqueues {@code task}; it runs after everything submitted before it. */
-    public void submit(Task task) {
-        enqueue(task, MemorySegment.NULL, false);
-    }
-
     /**
-     * Enqueues {@code work} with its workspace, or, when it is {@code small} and the stream is
-     * idle, runs it at once on the calling thread: the order is the same and a tiny call saves two
-     * thread hand-offs.
+     * Enqueues {@code work} with its workspace; it runs after everything submitted before it or,
+     * when it is {@code small} and the stream is idle, at once on the calling thread: the order is
+     * the same and a tiny call saves two thread hand-offs.
      */
     public void submit(Work work, MemorySegment workspace, boolean small) {
-        enqueue(work, workspace, small);
-    }
-
-    private void enqueue(Object item, MemorySegment workspace, boolean small) {
         synchronized (this) {
             if (destroyed) {
                 throw new Failure(Status.ACL_INVALID_PARAM, "the stream was destroyed");
             }
-            queue.addLast(item);
+            queue.addLast(work);
             workspaces.addLast(workspace);
             if (driving) {
                 return;
@@ -112,18 +98,18 @@ public final class Stream {
      */
     private void drain(boolean inline) {
         while (true) {
-            Object item;
+            Work work;
             MemorySegment workspace;
             synchronized (this) {
-                item = queue.peekFirst();
+                work = queue.peekFirst();
                 workspace = workspaces.peekFirst();
-                if (item == null) {
+                if (work == null) {
                     driving = false;
                     notifyAll();
                     return;
                 }
             }
-            Failure failure = runGuarded(item, workspace);
+            Failure failure = runGuarded(work, workspace);
             synchronized (this) {
                 queue.pollFirst();
                 workspaces.pollFirst();
@@ -138,13 +124,9 @@ public final class Stream {
         startDriver(); // still driving: the flag passes to the driver
     }
 
-    private static Failure runGuarded(Object item, MemorySegment workspace) {
+    private static Failure runGuarded(Work work, MemorySegment workspace) {
         try {
-            if (item instanceof Work work) {
-                work.run(workspace);
-            } else {
-                ((Task) item).run();
-            }
+            work.run(workspace);
             return null;
         } catch (Failure f) {
             return f.status() == Status.RUNTIME_ERROR ? f : new Failure(Status.RUNTIME_ERROR, f.getMessage());

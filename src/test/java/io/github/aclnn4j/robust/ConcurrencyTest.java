@@ -180,7 +180,7 @@ class ConcurrencyTest {
                 Workload beside = new Workload(Workload.Op.BCE_WITH_LOGITS, ACL_FLOAT, 50_000, 2, true);
                 Workload onDefault = new Workload(Workload.Op.PRELU_BACKWARD, ACL_FLOAT, 50_000, 3, false)) {
             byte[][] untouched = behind.outputs();
-            Internals.of(held).submit(() -> awaitQuietly(release));
+            Internals.of(held).submit(workspace -> awaitQuietly(release), java.lang.foreign.MemorySegment.NULL, false);
             assertEquals(0, behind.launch(held), Acl::getRecentErrMsg);
             assertEquals(0, beside.launch(other), Acl::getRecentErrMsg);
             assertEquals(0, onDefault.launch(null), Acl::getRecentErrMsg);

@@ -13,6 +13,7 @@ import io.github.aclnn4j.acl.Aclnn;
 import io.github.aclnn4j.acl.AclrtStream;
 import io.github.aclnn4j.acl.Pointer;
 import io.github.aclnn4j.testing.TestDevice;
+import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
@@ -96,10 +97,10 @@ class StreamRaceTest {
             Thread submitter = new Thread(() -> {
                 try {
                     while (true) {
-                        stream.submit(() -> {
+                        stream.submit(workspace -> {
                             spin(5_000);
                             completed.incrementAndGet();
-                        });
+                        }, MemorySegment.NULL, false);
                         accepted.incrementAndGet();
                         spin(20_000);
                     }
@@ -187,13 +188,13 @@ class StreamRaceTest {
             stream.submit(workspace -> {
                 ownTaskRunning.countDown();
                 await(releaseOwnTask);
-            }, java.lang.foreign.MemorySegment.NULL, true);
+            }, MemorySegment.NULL, true);
             callerReturned.countDown();
         });
         try {
             caller.start();
             assertTrue(ownTaskRunning.await(30, TimeUnit.SECONDS), "the caller's task never ran");
-            stream.submit(() -> await(releaseOtherTask)); // another thread's work, queued behind it
+            stream.submit(workspace -> await(releaseOtherTask), MemorySegment.NULL, false); // another thread's work, queued behind it
             releaseOwnTask.countDown();
             assertTrue(callerReturned.await(10, TimeUnit.SECONDS),
                     "the caller's own task is done, but its submit is still running another thread's task");
