@@ -119,7 +119,10 @@ public final class Aclnn {
         });
     }
 
-    /** Phase 2: enqueue the executor's plan on the stream (null: the default stream). No lambda: see {@link Guard#status}. */
+    /**
+     * Phase 2: enqueue the executor's plan on the stream (null: the default stream). It catches for
+     * itself rather than through {@link Guard#aclnn}: see {@link Guard#status}.
+     */
     private static int launch(String operator, Pointer workspace, long workspaceSize, AclOpExecutor executor,
             AclrtStream stream) {
         try {

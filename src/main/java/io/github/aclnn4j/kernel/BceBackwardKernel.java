@@ -31,45 +31,69 @@ public final class BceBackwardKernel {
      */
     public static void run(StridedView grad, StridedView self, StridedView target, StridedView weight, float scale,
             StridedView out) {
-        long blocks = Blocks.count(out.numel());
-        if (Parallel.serial(blocks, Blocks.SIZE)) { // a small call: no task object
-            for (long b = 0; b < blocks; b++) {
-                block(b, grad, self, target, weight, scale, out);
-            }
-        } else {
-            Parallel.forEach(blocks, Blocks.SIZE, b -> block(b, grad, self, target, weight, scale, out));
-        }
-    }
-
-    private static void block(long block, StridedView grad, StridedView self, StridedView target, StridedView weight,
-            float scale, StridedView out) {
         DType dt = out.dtype();
         boolean dense = out.isDense() && DirectOperands.dense(self, dt) && DirectOperands.dense(target, dt);
         // The usual case of a reduction: gradOutput one value, weight absent or one value.
         boolean uniform = dense && grad.isUniform() && (weight == null || weight.isUniform());
-        boolean halfRows = uniform && dt == DType.FLOAT16;
-        boolean direct = uniform ? !halfRows && DirectOperands.supported(dt) : dense && dt == DType.FLOAT
-                && DirectOperands.supported(dt) && DirectOperands.denseOrUniform(grad, dt)
-                && DirectOperands.denseOrUniform(weight, dt);
+        Path path;
+        if (uniform && dt == DType.FLOAT16) {
+            path = Path.HALF_ROWS;
+        } else if (uniform && DirectOperands.supported(dt)) {
+            path = Path.DIRECT_UNIFORM;
+        } else if (dense && dt == DType.FLOAT && DirectOperands.supported(dt)
+                && DirectOperands.denseOrUniform(grad, dt) && DirectOperands.denseOrUniform(weight, dt)) {
+            path = Path.DIRECT;
+        } else {
+            path = Path.ROWS;
+        }
+        float g = uniform ? grad.get(0) : 0f;
+        float w = uniform && weight != null ? weight.get(0) : 1f;
+        long blocks = Blocks.count(out.numel());
+        if (Parallel.serial(blocks, Blocks.SIZE)) { // a small call: no task object
+            for (long b = 0; b < blocks; b++) {
+                block(b, path, g, w, grad, self, target, weight, scale, out);
+            }
+        } else {
+            Parallel.forEach(blocks, Blocks.SIZE, b -> block(b, path, g, w, grad, self, target, weight, scale, out));
+        }
+    }
+
+    /** How a call's blocks are computed; see the class comment. */
+    private enum Path {
+        /** Direct loops, gradOutput and weight single values {@code g} and {@code w}. */
+        DIRECT_UNIFORM,
+        /** Direct loops, FLOAT, gradOutput and weight dense or single values. */
+        DIRECT,
+        /** FLOAT16, gradOutput and weight single values: the fused loop over 16-bit rows. */
+        HALF_ROWS,
+        ROWS
+    }
+
+    private static void block(long block, Path path, float g, float w, StridedView grad, StridedView self,
+            StridedView target, StridedView weight, float scale, StridedView out) {
+        DType dt = out.dtype();
         long start = block * Blocks.SIZE;
         int len = (int) Math.min(Blocks.SIZE, out.numel() - start);
         int done = 0;
-        if (direct) {
-            DirectMath math = DirectOperands.math();
-            done = len - len % math.step();
-            if (uniform) {
-                math.bceBackwardUniform(dt, grad.get(0), self.segment(), self.denseOffset(start), target.segment(),
-                        target.denseOffset(start), weight == null ? 1f : weight.get(0), scale, out.segment(),
-                        out.denseOffset(start), done);
-            } else {
-                math.bceBackward(dt, DirectOperands.segment(grad, dt, 0, done), DirectOperands.offset(grad, start),
-                        self.segment(), self.denseOffset(start), target.segment(), target.denseOffset(start),
-                        DirectOperands.segment(weight, dt, 1, done), DirectOperands.offset(weight, start), scale,
-                        out.segment(), out.denseOffset(start), done);
+        switch (path) {
+            case DIRECT_UNIFORM -> {
+                done = len - len % DirectOperands.math().step();
+                DirectOperands.math().bceBackwardUniform(dt, g, self.segment(), self.denseOffset(start),
+                        target.segment(), target.denseOffset(start), w, scale, out.segment(), out.denseOffset(start),
+                        done);
             }
-        } else if (halfRows) {
-            halfRows(grad.get(0), self, target, weight == null ? 1f : weight.get(0), scale, out, start, len);
-            done = len;
+            case DIRECT -> {
+                done = len - len % DirectOperands.math().step();
+                DirectOperands.math().bceBackward(dt, DirectOperands.segment(grad, 0, done),
+                        DirectOperands.offset(grad, start), self.segment(), self.denseOffset(start), target.segment(),
+                        target.denseOffset(start), DirectOperands.segment(weight, 1, done),
+                        DirectOperands.offset(weight, start), scale, out.segment(), out.denseOffset(start), done);
+            }
+            case HALF_ROWS -> {
+                halfRows(g, self, target, w, scale, out, start, len);
+                done = len;
+            }
+            case ROWS -> { }
         }
         if (done < len) {
             rows(grad, self, target, weight, scale, out, start + done, len - done);

@@ -32,17 +32,17 @@ final class DirectOperands {
     }
 
     /**
-     * The memory holding {@code v}'s elements from {@code start} for {@code n} elements; read it
-     * from {@link #offset}. {@code slot} (0 to 3) picks the scratch run for a uniform or absent view;
-     * an absent view reads as ones in {@code dtype}.
+     * The memory holding FLOAT view {@code v}'s elements from {@code start} for {@code n} elements;
+     * read it from {@link #offset}. {@code slot} (0 to 3) picks the scratch run for a uniform view;
+     * an absent view reads as ones.
      */
-    static MemorySegment segment(StridedView v, DType dtype, int slot, int n) {
+    static MemorySegment segment(StridedView v, int slot, int n) {
         if (v != null && v.isDense()) {
             return v.segment();
         }
         Scratch s = Scratch.get();
         if (v == null) {
-            return s.onesRun(dtype);
+            return s.ones32;
         }
         MemorySegment run = s.repeated[slot];
         v.repeatFirstInto(run, n);

@@ -31,14 +31,17 @@ public final class GroupNormBackwardKernel {
             MemorySegment workspace) {
         long d = c / group;
         long groupElements = d * hxw;
+        DType dt = dy.dtype();
+        boolean direct = DirectOperands.supported(dt) && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
+                && (gradInput == null || DirectOperands.dense(gradInput, dt));
         long tasks = n * group;
         if (Parallel.serial(tasks, groupElements)) { // a small call: no task object
             for (long task = 0; task < tasks; task++) {
-                groupTask(task, dy, x, mean, rstd, gamma, c, hxw, group, gradInput, workspace);
+                groupTask(task, direct, dy, x, mean, rstd, gamma, c, hxw, group, gradInput, workspace);
             }
         } else {
             Parallel.forEach(tasks, groupElements,
-                    task -> groupTask(task, dy, x, mean, rstd, gamma, c, hxw, group, gradInput, workspace));
+                    task -> groupTask(task, direct, dy, x, mean, rstd, gamma, c, hxw, group, gradInput, workspace));
         }
         if (gradGamma == null && gradBeta == null) {
             return;
@@ -62,16 +65,17 @@ public final class GroupNormBackwardKernel {
         }
     }
 
-    /** One (n, group): its rows' sums into the workspace, then its gradInput. */
-    private static void groupTask(long task, StridedView dy, StridedView x, StridedView mean, StridedView rstd,
-            StridedView gamma, long c, long hxw, long group, StridedView gradInput, MemorySegment workspace) {
+    /**
+     * One (n, group): its rows' sums into the workspace, then its gradInput; {@code direct} when
+     * the operands suit {@link DirectMath}.
+     */
+    private static void groupTask(long task, boolean direct, StridedView dy, StridedView x, StridedView mean,
+            StridedView rstd, StridedView gamma, long c, long hxw, long group, StridedView gradInput,
+            MemorySegment workspace) {
         long d = c / group;
         long i = task / group;
         long g = task % group;
         long firstRow = i * c + g * d;
-        DType dt = dy.dtype();
-        boolean direct = DirectOperands.supported(dt) && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
-                && (gradInput == null || DirectOperands.dense(gradInput, dt));
         if (!direct && d * hxw <= CACHED_GROUP) {
             cachedGroup(dy, x, mean, rstd, gamma, c, hxw, d, i, g, task, gradInput, workspace);
             return;

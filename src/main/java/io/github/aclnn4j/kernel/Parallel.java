@@ -16,8 +16,9 @@ import java.util.function.LongConsumer;
  * computes, so results are identical for any thread count. A run covers about
  * {@link #RUN_ELEMENTS} elements: consecutive tasks touch consecutive memory, and a thread that
  * streams through a long stretch keeps the hardware prefetchers going, where one that hops between
- * short blocks restarts them (measured: a quarter of the time of a memory-bound kernel). Sized by {@code -Daclnn4j.threads} (default: the
- * number of cores); work below {@link #MIN_PARALLEL_ELEMENTS} stays on the calling thread.
+ * short blocks restarts them (measured: a quarter of the time of a memory-bound kernel). Sized by
+ * {@code -Daclnn4j.threads} (default: the number of cores); work below
+ * {@link #MIN_PARALLEL_ELEMENTS} stays on the calling thread.
  */
 public final class Parallel {
     /** Below this many elements a second thread costs more than it saves. */

@@ -61,8 +61,8 @@ public final class PreluBackwardKernel {
         float[] w = Scratch.get().weights((int) weights); // read by the workers while this thread waits
         weight.gather(0, w, (int) weights);
         DType dt = gradInput.dtype();
-        boolean direct = DirectOperands.supported(dt) && DirectOperands.dense(self, dt) && DirectOperands.dense(grad, dt)
-                && gradInput.isDense();
+        boolean direct = DirectOperands.supported(dt) && DirectOperands.dense(self, dt)
+                && DirectOperands.dense(grad, dt) && gradInput.isDense();
         if (layout.longRows) {
             if (Parallel.serial(layout.tasks, Blocks.SIZE)) { // a small call: no task object
                 for (long t = 0; t < layout.tasks; t++) {

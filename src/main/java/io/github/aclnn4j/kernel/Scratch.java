@@ -1,7 +1,5 @@
 package io.github.aclnn4j.kernel;
 
-import io.github.aclnn4j.tensor.DType;
-import io.github.aclnn4j.tensor.HalfFloats;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -37,10 +35,8 @@ final class Scratch {
 
     /** Off-heap runs of one block for the direct loops: a uniform operand's value repeated, per slot. */
     final MemorySegment[] repeated = new MemorySegment[4];
-    /** Off-heap runs of one block of 1.0 in each float dtype, never written: an absent weight. */
-    private final MemorySegment onesF32;
-    private final MemorySegment onesF16;
-    private final MemorySegment onesBf16;
+    /** An off-heap block of FLOAT 1.0, never written: an absent weight for the direct loops. */
+    final MemorySegment ones32;
 
     private double[] sums = new double[0];
     private float[] weights = new float[0];
@@ -54,23 +50,10 @@ final class Scratch {
         for (int i = 0; i < repeated.length; i++) {
             repeated[i] = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
         }
-        onesF32 = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
-        onesF16 = arena.allocate((long) Blocks.SIZE * Short.BYTES, 64);
-        onesBf16 = arena.allocate((long) Blocks.SIZE * Short.BYTES, 64);
+        ones32 = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
         for (long i = 0; i < Blocks.SIZE; i++) {
-            onesF32.setAtIndex(ValueLayout.JAVA_FLOAT, i, 1f);
-            onesF16.setAtIndex(ValueLayout.JAVA_SHORT, i, HalfFloats.toHalf(1f));
-            onesBf16.setAtIndex(ValueLayout.JAVA_SHORT, i, HalfFloats.toBf16(1f));
+            ones32.setAtIndex(ValueLayout.JAVA_FLOAT, i, 1f);
         }
-    }
-
-    /** A block of ones in {@code dtype} (FLOAT, FLOAT16 or BFLOAT16). */
-    MemorySegment onesRun(DType dtype) {
-        return switch (dtype) {
-            case FLOAT16 -> onesF16;
-            case BF16 -> onesBf16;
-            default -> onesF32;
-        };
     }
 
     /** An array of at least {@code n} floats for an operator's weights, reused across calls. */

@@ -331,7 +331,8 @@ final class VectorDirectMath implements DirectMath {
             throw unsupported(dtype);
         }
         for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
-            DoubleVector r = toDouble(load(FD, a, aAt + o)).mul(ca).add(toDouble(load(FD, b, bAt + o)).mul(cb)).add(bias);
+            DoubleVector r = toDouble(load(FD, a, aAt + o)).mul(ca).add(toDouble(load(FD, b, bAt + o)).mul(cb))
+                    .add(bias);
             store(toFloat(r), out, outAt + o);
         }
     }
