@@ -9,6 +9,11 @@ import java.lang.foreign.ValueLayout;
  * overflow-free {@code logσ(x) = min(x, 0) − log1p(exp(−|x|))}. Reduction none writes the losses;
  * mean and sum add each block's losses in double into the workspace, then combine the block sums
  * pairwise and round once, so the result does not depend on the thread count.
+ *
+ * <p>In FLOAT, when self, target (and out, for none) lie densely in memory and weight and
+ * posWeight are absent, dense or single values, a {@link DirectMath} loop reads and writes memory
+ * in one pass; otherwise, and for the last elements of a block, rows of floats. Both compute each
+ * loss with the same operations.
  */
 public final class BceWithLogitsKernel {
     private BceWithLogitsKernel() {}
@@ -19,23 +24,44 @@ public final class BceWithLogitsKernel {
     }
 
     /** One block: its losses written (none) or their sum stored in the workspace (mean, sum). */
-    private static void block(long block, StridedView self, StridedView target, StridedView weight,
+    private static void block(long block, boolean direct, StridedView self, StridedView target, StridedView weight,
             StridedView posWeight, DType compute, int reduction, StridedView out, MemorySegment workspace) {
-        Scratch s = Scratch.get();
         long start = block * Blocks.SIZE;
         int len = (int) Math.min(Blocks.SIZE, self.numel() - start);
+        boolean store = reduction == 0;
+        int done = 0;
+        double sum = 0;
+        if (direct) {
+            done = len - len % DirectOperands.math().step();
+            sum = DirectOperands.math().bceWithLogits(DType.FLOAT, self.segment(), self.denseOffset(start),
+                    target.segment(), target.denseOffset(start), DirectOperands.segment(weight, 0, done),
+                    DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 1, done),
+                    DirectOperands.offset(posWeight, start), store ? out.segment() : null,
+                    store ? out.denseOffset(start) : 0, done, store);
+        }
+        if (done < len) {
+            sum += rows(self, target, weight, posWeight, compute, store, out, start + done, len - done);
+        }
+        if (!store) {
+            workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, block, sum);
+        }
+    }
+
+    /** Elements {@code [start, start + len)} through rows: losses scattered to out, or their sum returned. */
+    private static double rows(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
+            DType compute, boolean store, StridedView out, long start, int len) {
+        Scratch s = Scratch.get();
         float[] x = s.a;
         float[] y = s.b;
         float[] w = weightRow(weight, start, len, compute, s.c, s);
         float[] pw = weightRow(posWeight, start, len, compute, s.d, s);
         self.gather(start, x, len);
         target.gather(start, y, len);
-        double sum = BulkMath.INSTANCE.bceWithLogits(x, y, w, pw, len, reduction == 0);
-        if (reduction == 0) {
+        double sum = BulkMath.INSTANCE.bceWithLogits(x, y, w, pw, len, store);
+        if (store) {
             out.scatter(start, x, len);
-        } else {
-            workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, block, sum);
         }
+        return sum;
     }
 
     /** The weights of a block, rounded to the compute dtype, or the shared row of ones when absent. */
@@ -75,13 +101,18 @@ public final class BceWithLogitsKernel {
             DType compute, int reduction, StridedView out, MemorySegment workspace) {
         long n = self.numel();
         long blocks = Blocks.count(n);
+        boolean direct = compute == DType.FLOAT && DirectOperands.supported(DType.FLOAT)
+                && DirectOperands.dense(self, DType.FLOAT) && DirectOperands.dense(target, DType.FLOAT)
+                && (reduction != 0 || DirectOperands.dense(out, DType.FLOAT))
+                && DirectOperands.denseOrUniform(weight, DType.FLOAT)
+                && DirectOperands.denseOrUniform(posWeight, DType.FLOAT);
         if (Parallel.serial(blocks, Blocks.SIZE)) { // a small call: no task object
             for (long b = 0; b < blocks; b++) {
-                block(b, self, target, weight, posWeight, compute, reduction, out, workspace);
+                block(b, direct, self, target, weight, posWeight, compute, reduction, out, workspace);
             }
         } else {
             Parallel.forEach(blocks, Blocks.SIZE,
-                    b -> block(b, self, target, weight, posWeight, compute, reduction, out, workspace));
+                    b -> block(b, direct, self, target, weight, posWeight, compute, reduction, out, workspace));
         }
         if (reduction != 0) {
             double total = Blocks.pairwiseSum(workspace, blocks);

@@ -22,9 +22,9 @@ public interface DirectMath {
     int step();
 
     /**
-     * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward}
-     * and {@link #affine} (FLOAT only), {@link #bceBackwardUniform} (FLOAT and BFLOAT16) and
-     * {@link #groupNormUpdate} (the 16-bit types).
+     * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward},
+     * {@link #bceWithLogits} and {@link #affine} (FLOAT only), {@link #bceBackwardUniform} (FLOAT and
+     * BFLOAT16) and {@link #groupNormUpdate} (the 16-bit types).
      */
     boolean supports(DType dtype);
 
@@ -35,6 +35,13 @@ public interface DirectMath {
     /** As {@link #bceBackward} with gradOutput {@code g} and weight {@code w} single values. */
     void bceBackwardUniform(DType dtype, float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
             float scale, MemorySegment out, long outAt, int n);
+
+    /**
+     * BCE-with-logits losses, as {@link BulkMath#bceWithLogits}: written to {@code out} when
+     * {@code store}, else their sum in double returned ({@code out} unused). FLOAT only.
+     */
+    double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w, long wAt,
+            MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n, boolean store);
 
     /** {@code out = x > 0 ? g : w·g}, returning {@code Σ min(x, 0)·g} in double, as {@link BulkMath#preluRow}. */
     double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,

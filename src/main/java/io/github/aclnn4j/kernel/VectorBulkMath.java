@@ -14,9 +14,9 @@ import jdk.incubator.vector.VectorSpecies;
  * {@link BulkMath} on the Vector API, in the machine's preferred width. Loaded by reflection only
  * when {@code jdk.incubator.vector} is present.
  *
- * <p>Rules that keep it fast and deterministic: loops that mix float and double use float vectors
- * with as many lanes as a double vector ({@link #FD}), so every conversion is lane for lane (the
- * split conversions of a full-width float vector are not compiled to single instructions); vectors
+ * <p>Rules that keep it fast and deterministic: loops whose math mixes float and double use float
+ * vectors with as many lanes as a double vector ({@link #FD}), so every conversion is lane for lane
+ * (BCE with logits, all fp32 but its sum, widens a full vector in two halves instead); vectors
  * never pass through helpers the JIT might not inline (a boxed vector costs ten times the math);
  * and only IEEE add, mul, fma and div are used, since the API's EXP, LOG1P and reduceLanes(ADD)
  * give different last bits interpreted and JIT-compiled.
@@ -26,7 +26,6 @@ final class VectorBulkMath implements BulkMath {
     /** Float lanes matching {@link #D}'s. */
     static final VectorSpecies<Float> FD = VectorSpecies.of(float.class,
             VectorShape.forBitSize(D.vectorBitSize() / 2));
-    private static final VectorSpecies<Integer> ID = FD.withLanes(int.class);
     /** Full-width floats, for float-only loops. */
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> I = F.withLanes(int.class);
@@ -72,14 +71,14 @@ final class VectorBulkMath implements BulkMath {
 
     @Override
     public double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n, boolean store) {
-        int full = FD.loopBound(n);
+        int full = F.loopBound(n);
         double sum = bceWholeVectors(x, y, w, pw, full, store);
         if (full < n) { // the tail, padded to one vector (weight 0: padded lanes add exactly 0)
             int rest = n - full;
             float[][] tails = Scratch.get().tails;
             float[] tx = tail(x, full, rest, tails[0], 0f);
             sum += bceWholeVectors(tx, tail(y, full, rest, tails[1], 0f), tail(w, full, rest, tails[2], 0f),
-                    tail(pw, full, rest, tails[3], 1f), FD.length(), store);
+                    tail(pw, full, rest, tails[3], 1f), F.length(), store);
             if (store) {
                 System.arraycopy(tx, 0, x, full, rest);
             }
@@ -87,17 +86,24 @@ final class VectorBulkMath implements BulkMath {
         return sum;
     }
 
-    /** Whole vectors of {@code [0, n)}; everything inline (see the class comment). */
+    /**
+     * Whole vectors of {@code [0, n)}; everything inline (see the class comment). The loss is
+     * computed as {@code w·(c·x + lw·softplus)}: with {@code lw = 1 + (pw − 1)·y} and
+     * {@code softplus = log1p(exp(−|x|))}, the spec's {@code (1 − y)·x − lw·logσ(x)} is that with
+     * {@code c = 1 − y} for {@code x ≥ 0} and {@code c = −pw·y} for {@code x < 0}. For targets in
+     * [0, 1] and {@code pw ≥ 0} both terms are non-negative, so fp32 loses nothing to cancellation;
+     * the {@code fma} keeps {@code c·x} exact.
+     */
     private static double bceWholeVectors(float[] x, float[] y, float[] w, float[] pw, int n, boolean store) {
         DoubleVector acc = DoubleVector.zero(D);
-        for (int i = 0; i < n; i += FD.length()) {
-            FloatVector xv = FloatVector.fromArray(FD, x, i);
+        for (int i = 0; i < n; i += F.length()) {
+            FloatVector xv = FloatVector.fromArray(F, x, i);
             // e = exp(−|x|): k = round(|x|·log2 e), t = k·ln2 − |x| in [−ln2/2, ln2/2], e = 2^−k · e^t
             FloatVector a = xv.abs().min(104f);
-            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, ID, 0);
-            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, FD, 0);
-            FloatVector r = kf.neg().fma(FloatVector.broadcast(FD, LN2_HI), a);
-            FloatVector t = kf.neg().fma(FloatVector.broadcast(FD, LN2_LO), r).neg();
+            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
+            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
+            FloatVector r = kf.neg().fma(FloatVector.broadcast(F, LN2_HI), a);
+            FloatVector t = kf.neg().fma(FloatVector.broadcast(F, LN2_LO), r).neg();
             FloatVector p = t.fma(1f / 5040, 1f / 720).mul(t).add(1f / 120).mul(t).add(1f / 24).mul(t)
                     .add(1f / 6).mul(t).add(0.5f).mul(t).add(1f).mul(t).add(1f);
             // 2^−k as two normal factors, so that a subnormal e is rounded once
@@ -110,17 +116,16 @@ final class VectorBulkMath implements BulkMath {
             FloatVector series = s2.fma(1f / 15, 1f / 13).mul(s2).add(1f / 11).mul(s2).add(1f / 9).mul(s2)
                     .add(1f / 7).mul(s2).add(1f / 5).mul(s2).add(1f / 3).mul(s2).add(1f);
             FloatVector softplus = s.add(s).mul(series);
-            // loss = ((1 − y)·x − (1 + (pw − 1)·y)·(min(x, 0) − softplus))·w, in double: the terms can cancel
-            DoubleVector xd = (DoubleVector) xv.convertShape(VectorOperators.F2D, D, 0);
-            DoubleVector yd = (DoubleVector) FloatVector.fromArray(FD, y, i).convertShape(VectorOperators.F2D, D, 0);
-            DoubleVector pd = (DoubleVector) FloatVector.fromArray(FD, pw, i).convertShape(VectorOperators.F2D, D, 0);
-            DoubleVector wd = (DoubleVector) FloatVector.fromArray(FD, w, i).convertShape(VectorOperators.F2D, D, 0);
-            DoubleVector logSigmoid = xd.min(0).sub((DoubleVector) softplus.convertShape(VectorOperators.F2D, D, 0));
-            DoubleVector loss = yd.neg().add(1).mul(xd).sub(pd.sub(1).mul(yd).add(1).mul(logSigmoid)).mul(wd);
+            FloatVector yv = FloatVector.fromArray(F, y, i);
+            FloatVector pv = FloatVector.fromArray(F, pw, i);
+            FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
+            FloatVector c = yv.neg().add(1f).blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
+            FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromArray(F, w, i));
             if (store) {
-                ((FloatVector) loss.convertShape(VectorOperators.D2F, FD, 0)).intoArray(x, i);
+                loss.intoArray(x, i);
             } else {
-                acc = acc.add(loss);
+                acc = acc.add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 1));
             }
         }
         if (store) {
@@ -134,7 +139,7 @@ final class VectorBulkMath implements BulkMath {
     /** {@code a[from, from + n)} copied into {@code buffer}, padded with {@code pad} to one vector. */
     private static float[] tail(float[] a, int from, int n, float[] buffer, float pad) {
         System.arraycopy(a, from, buffer, 0, n);
-        java.util.Arrays.fill(buffer, n, FD.length(), pad);
+        java.util.Arrays.fill(buffer, n, F.length(), pad);
         return buffer;
     }
 

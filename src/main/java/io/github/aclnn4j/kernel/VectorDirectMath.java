@@ -129,6 +129,58 @@ final class VectorDirectMath implements DirectMath {
         }
     }
 
+    // BCE with logits -------------------------------------------------------------------------------
+
+    private static final float LOG2E = 1.44269504f;
+    private static final float LN2_HI = 0.693145752f;
+    private static final float LN2_LO = 1.42860677e-6f;
+
+    @Override
+    public double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
+            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n, boolean store) {
+        if (dtype != DType.FLOAT) {
+            throw unsupported(dtype);
+        }
+        DoubleVector acc = DoubleVector.zero(D);
+        for (long o = 0, end = 4L * n; o < end; o += F_BYTES) {
+            FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + o, ORDER);
+            // exp and log1p exactly as VectorBulkMath#bceWholeVectors computes them (see there); JDK calls
+            // only, as this graph is too large for the JIT to inline helpers
+            FloatVector a = xv.abs().min(104f);
+            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
+            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
+            FloatVector r = kf.neg().fma(FloatVector.broadcast(F, LN2_HI), a);
+            FloatVector t = kf.neg().fma(FloatVector.broadcast(F, LN2_LO), r).neg();
+            FloatVector p = t.fma(1f / 5040, 1f / 720).mul(t).add(1f / 120).mul(t).add(1f / 24).mul(t)
+                    .add(1f / 6).mul(t).add(0.5f).mul(t).add(1f).mul(t).add(1f);
+            IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
+            FloatVector e = p.mul(kHalf.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                    .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
+            FloatVector s = e.div(e.add(2f));
+            FloatVector s2 = s.mul(s);
+            FloatVector series = s2.fma(1f / 15, 1f / 13).mul(s2).add(1f / 11).mul(s2).add(1f / 9).mul(s2)
+                    .add(1f / 7).mul(s2).add(1f / 5).mul(s2).add(1f / 3).mul(s2).add(1f);
+            FloatVector softplus = s.add(s).mul(series);
+            FloatVector yv = FloatVector.fromMemorySegment(F, y, yAt + o, ORDER);
+            FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + o, ORDER);
+            FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
+            FloatVector c = yv.neg().add(1f).blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
+            FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + o, ORDER));
+            if (store) {
+                loss.intoMemorySegment(out, outAt + o, ORDER);
+            } else {
+                acc = acc.add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 1));
+            }
+        }
+        if (store) {
+            return 0;
+        }
+        double[] lanes = Scratch.get().lanes;
+        acc.intoArray(lanes, 0);
+        return VectorBulkMath.sumLanes(lanes);
+    }
+
     // PReLU backward -------------------------------------------------------------------------------
 
     @Override

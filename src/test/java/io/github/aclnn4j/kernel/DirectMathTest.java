@@ -165,6 +165,39 @@ class DirectMathTest {
         }
     }
 
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void bceWithLogitsMatchesRows(long seed) {
+        DType dt = DType.FLOAT;
+        SplittableRandom rng = new SplittableRandom(seed);
+        float[] x = values(rng, dt, -20, 20);
+        float[] y = values(rng, dt, -0.5, 1.5); // targets outside [0, 1] too: terms of both signs
+        float[] w = values(rng, dt, 0, 2);
+        float[] pw = values(rng, dt, -1, 3);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment xs = store(arena, dt, x, 4);
+            MemorySegment ys = store(arena, dt, y, 0);
+            MemorySegment ws = store(arena, dt, w, 8);
+            MemorySegment pws = store(arena, dt, pw, 12);
+            MemorySegment out = arena.allocate(4L * N + 64);
+            math.bceWithLogits(dt, xs, 4, ys, 0, ws, 8, pws, 12, out, 6, N, true);
+            float[] rows = x.clone();
+            BulkMath.INSTANCE.bceWithLogits(rows, y, w, pw, N, true);
+            assertElementwise(dt, rows, out, 6, "BCE with logits");
+            double sum = math.bceWithLogits(dt, xs, 4, ys, 0, ws, 8, pws, 12, null, 0, N, false);
+            double rowSum = BulkMath.INSTANCE.bceWithLogits(x.clone(), y, w, pw, N, false);
+            double magnitude = 0;
+            for (float loss : rows) {
+                magnitude += Math.abs(loss);
+            }
+            assertSum(rowSum, sum, magnitude, "BCE with logits Σ loss");
+        }
+    }
+
+    static Stream<Long> seeds() {
+        return Stream.of(1L, 2L, 3L, 4L, 5L);
+    }
+
     private static float[] filled(float v) {
         float[] a = new float[N];
         java.util.Arrays.fill(a, v);
