@@ -23,9 +23,10 @@ public interface BulkMath {
 
     /**
      * The BCE-with-logits loss of each element, {@code ((1 − y)·x − (1 + (pw − 1)·y)·logσ(x))·w}
-     * ({@code w}, {@code pw} rows of ones when absent: one code path keeps the vectors unboxed). Writes the losses over {@code x} when {@code store},
-     * otherwise returns their sum in double. {@code logσ} may be evaluated in fp32 (its error is
-     * an ulp of a value below log 2), but the terms are combined in double: they can cancel.
+     * ({@code w}, {@code pw} rows of ones when absent: one code path keeps the vectors unboxed).
+     * Writes the losses over {@code x} when {@code store}, otherwise returns their sum in double.
+     * The Vector API version computes in fp32, as the spec asks (see VectorBulkMath); the scalar
+     * one in double with StrictMath.
      */
     double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n, boolean store);
 
@@ -45,7 +46,10 @@ public interface BulkMath {
      */
     void groupNormUpdate(float[] dy, float[] x, int from, int to, float cdy, float cx, float mean, float k);
 
-    /** {@code Σ a[i]} and {@code Σ a[i]·b[i]} over i in [from, to), in double, into {@code out[0]} and {@code out[1]}. */
+    /**
+     * {@code Σ a[i]} and {@code Σ a[i]·b[i]} over i in [from, to), in double, into {@code out[0]}
+     * and {@code out[1]}.
+     */
     void sumAndDot(float[] a, float[] b, int from, int to, double[] out);
 
     /** Picks the implementation. */

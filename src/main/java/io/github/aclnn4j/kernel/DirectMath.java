@@ -7,9 +7,10 @@ import java.lang.foreign.MemorySegment;
  * Kernel loops that work straight on dense memory, with no copy into rows: for blocks whose
  * operands all lie densely in memory (or are one value repeated, see {@link DirectOperands}) in a
  * single {@linkplain #supports supported} dtype. Each method covers {@code n} elements, a multiple
- * of {@link #step()}, from the byte offsets given; the kernel does the remainder of a block with
- * rows. Per element they compute exactly what the row loops compute (same operations, same order);
- * sums run in double but may group lanes differently, so a sum can differ in its last bits.
+ * of {@link #step()}, from the byte offsets given (GroupNorm's, {@code n} of each of several rows);
+ * the kernel does the remainder with rows. Per element they compute exactly what the row loops
+ * compute (same operations, same order); sums may group lanes differently, so a sum can differ in
+ * its last bits, and GroupNorm's 16-bit sums run partly in fp32 (see {@link #groupSums}).
  *
  * <p>Only the Vector API implementation exists: {@link #INSTANCE} is null without
  * {@code jdk.incubator.vector} or with {@code -Daclnn4j.vector=false}, and kernels then use rows.
@@ -47,16 +48,27 @@ public interface DirectMath {
     double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n);
 
-    /** {@code Σ a} and {@code Σ a·b} in double into {@code sums[0]} and {@code sums[1]}. */
-    void sumAndDot(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, int n, double[] sums);
+    /**
+     * GroupNorm's row sums over {@code rows} rows that start {@code rowLength} elements apart:
+     * {@code Σ a} and {@code Σ a·b} over the first {@code n} elements of each (a multiple of
+     * {@link #step()}), stored as a pair of doubles per row at byte {@code sumsAt} of {@code sums}.
+     * FLOAT adds in double; the 16-bit types add in fp32 lanes within chunks of 2048 elements
+     * (about 2^-18 relative error at most) and add the chunks in double.
+     */
+    void groupSums(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength, long n,
+            MemorySegment sums, long sumsAt);
 
     /** {@code out = (float) (ca·a + cb·b + bias)}, in double, as {@link BulkMath#affine}. */
     void affine(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb, double bias,
             MemorySegment out, long outAt, int n);
 
-    /** GroupNorm's fp32 update, as {@link BulkMath#groupNormUpdate}, for BFLOAT16 and FLOAT16. */
-    void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, float cdy, float cx,
-            float mean, float k, MemorySegment out, long outAt, int n);
+    /**
+     * GroupNorm's fp32 update, as {@link BulkMath#groupNormUpdate}, for BFLOAT16 and FLOAT16: over the
+     * first {@code n} elements (a multiple of {@link #step()}) of {@code rows} rows that start
+     * {@code rowLength} elements apart, row {@code r} with {@code cdy[r]}.
+     */
+    void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows, long rowLength,
+            long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt);
 
     /** Picks the implementation, under the same rules as {@link BulkMath.Loader}. */
     final class Loader {

@@ -8,9 +8,10 @@ import java.lang.foreign.ValueLayout;
  * GroupNormBackward over data read as {@code [N, C, HxW]} with statistics {@code [N, group]}, one
  * task per (n, group): it sums {@code dy} and {@code dy·x} per row (n, c) in double into the
  * workspace, derives the group's coefficients and writes {@code dx = rstd·γ·dy + b·x + c0} while the
- * group's rows are still in cache. gradBeta and gradGamma then reduce the row sums over n. Every
- * sum has a fixed order, so the result does not depend on the thread count. Dense operands of one
- * dtype go through {@link DirectMath} loops row by row instead of the cached group.
+ * group's rows are still in cache, then leaves each row's gradGamma term in the workspace. gradBeta
+ * and gradGamma then add the row sums and terms over n. Every sum has a fixed order, so the result
+ * does not depend on the thread count. Dense operands of one dtype go through {@link DirectMath}
+ * loops row by row instead of the cached group; their 16-bit sums run in fp32 within chunks.
  */
 public final class GroupNormBackwardKernel {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
@@ -50,11 +51,8 @@ public final class GroupNormBackwardKernel {
             double beta = 0;
             double gam = 0;
             for (long i = 0; i < n; i++) {
-                long stat = i * group + ch / d;
-                double sdy = workspace.getAtIndex(F64, 2 * (i * c + ch));
-                double sdyx = workspace.getAtIndex(F64, 2 * (i * c + ch) + 1);
-                beta += sdy;
-                gam += (sdyx - mean.get(stat) * sdy) * rstd.get(stat);
+                beta += workspace.getAtIndex(F64, 2 * (i * c + ch));
+                gam += workspace.getAtIndex(F64, 2 * (i * c + ch) + 1);
             }
             if (gradBeta != null) {
                 gradBeta.set(ch, (float) beta);
@@ -76,21 +74,35 @@ public final class GroupNormBackwardKernel {
         long i = task / group;
         long g = task % group;
         long firstRow = i * c + g * d;
-        if (!direct && d * hxw <= CACHED_GROUP) {
+        if (direct) {
+            directGroup(dy, x, mean, rstd, gamma, c, hxw, d, i, g, task, gradInput, workspace);
+        } else if (d * hxw <= CACHED_GROUP) {
             cachedGroup(dy, x, mean, rstd, gamma, c, hxw, d, i, g, task, gradInput, workspace);
-            return;
+        } else {
+            for (long row = firstRow; row < firstRow + d; row++) {
+                rowSums(dy, x, row, hxw, 0, workspace);
+            }
+            if (gradInput != null) {
+                double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
+                float mu = mean.get(task);
+                for (long ch = g * d; ch < (g + 1) * d; ch++) {
+                    double coefDy = coef[0] * (gamma == null ? 1 : gamma.get(ch));
+                    rowGradInput(dy, x, gradInput, i * c + ch, hxw, 0, coefDy, coef[1], coef[2], mu, coef[3]);
+                }
+            }
         }
+        gammaTerms(mean.get(task), rstd.get(task), firstRow, d, workspace);
+    }
+
+    /**
+     * Replaces each row's {@code Σdy·x} in the workspace, once the group is done with it, by its
+     * gradGamma term {@code (Σdy·x − mean·Σdy)·rstd}: the final reduction over n then only adds.
+     */
+    private static void gammaTerms(double mu, double rs, long firstRow, long d, MemorySegment workspace) {
         for (long row = firstRow; row < firstRow + d; row++) {
-            rowSums(dy, x, direct, row, hxw, workspace);
-        }
-        if (gradInput == null) {
-            return;
-        }
-        double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
-        float mu = mean.get(task);
-        for (long ch = g * d; ch < (g + 1) * d; ch++) {
-            double coefDy = coef[0] * (gamma == null ? 1 : gamma.get(ch));
-            rowGradInput(dy, x, gradInput, direct, i * c + ch, hxw, coefDy, coef[1], coef[2], mu, coef[3]);
+            double sdy = workspace.getAtIndex(F64, 2 * row);
+            double sdyx = workspace.getAtIndex(F64, 2 * row + 1);
+            workspace.setAtIndex(F64, 2 * row + 1, (sdyx - mu * sdy) * rs);
         }
     }
 
@@ -160,80 +172,113 @@ public final class GroupNormBackwardKernel {
         return coef;
     }
 
-    // Row-at-a-time work on dy, x and gradInput, in chunks of a block: whole steps by DirectMath
-    // loops when direct, everything else gathered into rows. A direct group is read twice, the
-    // second time from L2, instead of being cached in a per-thread buffer.
+    /** Rows per {@link DirectMath#groupNormUpdate} call, which takes one coefficient per row. */
+    static final int UPDATE_ROWS = 1024;
 
-    /** How much of a chunk of {@code len} elements the direct loops take. */
-    private static int directPart(boolean direct, int len) {
-        return direct ? len - len % DirectOperands.math().step() : 0;
+    /**
+     * One (n, group) of dense operands: the {@link DirectMath} loops take whole steps of all its
+     * rows in one call each (sums, then the update, which reads the group again from cache), rows
+     * the last elements of each row.
+     */
+    private static void directGroup(StridedView dy, StridedView x, StridedView mean, StridedView rstd,
+            StridedView gamma, long c, long hxw, long d, long i, long g, long task, StridedView gradInput,
+            MemorySegment workspace) {
+        DirectMath math = DirectOperands.math();
+        DType dt = dy.dtype();
+        long firstRow = i * c + g * d;
+        long first = firstRow * hxw;
+        long part = hxw - hxw % math.step();
+        math.groupSums(dt, dy.segment(), dy.denseOffset(first), x.segment(), x.denseOffset(first), d, hxw, part,
+                workspace, 16 * firstRow);
+        if (part < hxw) {
+            for (long row = firstRow; row < firstRow + d; row++) {
+                rowSums(dy, x, row, hxw, part, workspace);
+            }
+        }
+        if (gradInput == null) {
+            return;
+        }
+        double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
+        double rs = coef[0];
+        double coefX = coef[1];
+        double bias = coef[2];
+        double k = coef[3];
+        float mu = mean.get(task);
+        if (dt == DType.FLOAT) {
+            for (long r = 0; r < d; r++) {
+                double coefDy = rs * (gamma == null ? 1 : gamma.get(g * d + r));
+                for (long done = 0; done < part; done += Blocks.SIZE) { // Blocks.SIZE is a multiple of step()
+                    long start = (firstRow + r) * hxw + done;
+                    math.affine(dt, dy.segment(), dy.denseOffset(start), x.segment(), x.denseOffset(start), coefDy,
+                            coefX, bias, gradInput.segment(), gradInput.denseOffset(start),
+                            (int) Math.min(Blocks.SIZE, part - done));
+                }
+            }
+        } else {
+            float[] cdy = Scratch.get().rowCoefficients;
+            for (long r0 = 0; r0 < d; r0 += UPDATE_ROWS) {
+                int rows = (int) Math.min(UPDATE_ROWS, d - r0);
+                for (int r = 0; r < rows; r++) {
+                    cdy[r] = (float) (rs * (gamma == null ? 1 : gamma.get(g * d + r0 + r)));
+                }
+                long start = (firstRow + r0) * hxw;
+                math.groupNormUpdate(dt, dy.segment(), dy.denseOffset(start), x.segment(), x.denseOffset(start), rows,
+                        hxw, part, cdy, (float) coefX, mu, (float) k, gradInput.segment(),
+                        gradInput.denseOffset(start));
+            }
+        }
+        if (part < hxw) {
+            for (long r = 0; r < d; r++) {
+                double coefDy = rs * (gamma == null ? 1 : gamma.get(g * d + r));
+                rowGradInput(dy, x, gradInput, firstRow + r, hxw, part, coefDy, coefX, bias, mu, k);
+            }
+        }
     }
 
-    /** Σdy and Σdy·x over row {@code row} into the workspace. */
-    private static void rowSums(StridedView dy, StridedView x, boolean direct, long row, long hxw,
+    /**
+     * Σdy and Σdy·x over elements {@code [from, hxw)} of row {@code row}, through rows: stored in
+     * the workspace when {@code from} is 0, else added to what the direct loops left there.
+     */
+    private static void rowSums(StridedView dy, StridedView x, long row, long hxw, long from,
             MemorySegment workspace) {
         Scratch s = Scratch.get();
         double[] sums = s.sums(2);
-        double sdy = 0;
-        double sdyx = 0;
-        for (long done = 0; done < hxw; done += Blocks.SIZE) {
+        double sdy = from == 0 ? 0 : workspace.getAtIndex(F64, 2 * row);
+        double sdyx = from == 0 ? 0 : workspace.getAtIndex(F64, 2 * row + 1);
+        for (long done = from; done < hxw; done += Blocks.SIZE) {
             int len = (int) Math.min(Blocks.SIZE, hxw - done);
             long start = row * hxw + done;
-            int part = directPart(direct, len);
-            if (part > 0) {
-                DirectOperands.math().sumAndDot(dy.dtype(), dy.segment(), dy.denseOffset(start), x.segment(),
-                        x.denseOffset(start), part, sums);
-                sdy += sums[0];
-                sdyx += sums[1];
-            }
-            if (part < len) {
-                dy.gather(start + part, s.a, len - part);
-                x.gather(start + part, s.b, len - part);
-                BulkMath.INSTANCE.sumAndDot(s.a, s.b, 0, len - part, sums);
-                sdy += sums[0];
-                sdyx += sums[1];
-            }
+            dy.gather(start, s.a, len);
+            x.gather(start, s.b, len);
+            BulkMath.INSTANCE.sumAndDot(s.a, s.b, 0, len, sums);
+            sdy += sums[0];
+            sdyx += sums[1];
         }
         workspace.setAtIndex(F64, 2 * row, sdy);
         workspace.setAtIndex(F64, 2 * row + 1, sdyx);
     }
 
     /**
-     * gradInput over row {@code row}: {@code coefDy·dy + coefX·x + bias} in double for a FLOAT
-     * output; for a 16-bit one, whose rounding is 2^16 times coarser, the fp32
-     * {@code fma(coefX, x − mean, fma(coefDy, dy, k))}, which subtracts the mean before scaling
-     * so that the large terms do not cancel.
+     * gradInput over elements {@code [from, hxw)} of row {@code row}, through rows:
+     * {@code coefDy·dy + coefX·x + bias} in double for a FLOAT output; for a 16-bit one, whose
+     * rounding is 2^16 times coarser, the fp32 {@code fma(coefX, x − mean, fma(coefDy, dy, k))},
+     * which subtracts the mean before scaling so that the large terms do not cancel.
      */
-    private static void rowGradInput(StridedView dy, StridedView x, StridedView gradInput, boolean direct, long row,
-            long hxw, double coefDy, double coefX, double bias, float mean, double k) {
+    private static void rowGradInput(StridedView dy, StridedView x, StridedView gradInput, long row, long hxw,
+            long from, double coefDy, double coefX, double bias, float mean, double k) {
         Scratch s = Scratch.get();
         boolean half = gradInput.dtype() != DType.FLOAT;
-        for (long done = 0; done < hxw; done += Blocks.SIZE) {
+        for (long done = from; done < hxw; done += Blocks.SIZE) {
             int len = (int) Math.min(Blocks.SIZE, hxw - done);
             long start = row * hxw + done;
-            int part = directPart(direct, len);
-            if (part > 0) {
-                if (half) {
-                    DirectOperands.math().groupNormUpdate(dy.dtype(), dy.segment(), dy.denseOffset(start),
-                            x.segment(), x.denseOffset(start), (float) coefDy, (float) coefX, mean, (float) k,
-                            gradInput.segment(), gradInput.denseOffset(start), part);
-                } else {
-                    DirectOperands.math().affine(dy.dtype(), dy.segment(), dy.denseOffset(start), x.segment(),
-                            x.denseOffset(start), coefDy, coefX, bias, gradInput.segment(),
-                            gradInput.denseOffset(start), part);
-                }
+            dy.gather(start, s.a, len);
+            x.gather(start, s.b, len);
+            if (half) {
+                BulkMath.INSTANCE.groupNormUpdate(s.a, s.b, 0, len, (float) coefDy, (float) coefX, mean, (float) k);
+            } else {
+                BulkMath.INSTANCE.affine(s.a, s.b, 0, len, coefDy, coefX, bias);
             }
-            if (part < len) {
-                dy.gather(start + part, s.a, len - part);
-                x.gather(start + part, s.b, len - part);
-                if (half) {
-                    BulkMath.INSTANCE.groupNormUpdate(s.a, s.b, 0, len - part, (float) coefDy, (float) coefX,
-                            mean, (float) k);
-                } else {
-                    BulkMath.INSTANCE.affine(s.a, s.b, 0, len - part, coefDy, coefX, bias);
-                }
-                gradInput.scatter(start + part, s.a, len - part);
-            }
+            gradInput.scatter(start, s.a, len);
         }
     }
 }

@@ -38,6 +38,9 @@ final class Scratch {
     /** An off-heap block of FLOAT 1.0, never written: an absent weight for the direct loops. */
     final MemorySegment ones32;
 
+    /** GroupNorm's per-row coefficients for one direct update call. */
+    final float[] rowCoefficients = new float[GroupNormBackwardKernel.UPDATE_ROWS];
+
     private double[] sums = new double[0];
     private float[] weights = new float[0];
     /** A GroupNorm group's dy and x; see {@link #ensureGroupRows}. */

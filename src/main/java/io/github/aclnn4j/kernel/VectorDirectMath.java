@@ -2,6 +2,7 @@ package io.github.aclnn4j.kernel;
 
 import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
@@ -33,6 +34,7 @@ final class VectorDirectMath implements DirectMath {
     private static final VectorSpecies<Integer> ID = FD.withLanes(int.class);
     private static final VectorSpecies<Double> D = VectorBulkMath.D;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
     private static final long F_BYTES = (long) F.length() * Float.BYTES;
     private static final long FD_BYTES = (long) FD.length() * Float.BYTES;
     private static final float BCE_EPSILON = 1e-12f;
@@ -303,38 +305,97 @@ final class VectorDirectMath implements DirectMath {
 
     // GroupNorm backward ---------------------------------------------------------------------------
 
+    // GroupNorm backward ----------------------------------------------------------------------------
+
+    /**
+     * Elements per fp32 chunk of the 16-bit sums: 64 terms per lane, so a chunk's fp32 sum errs by
+     * at most about 2^-18 of its terms' magnitude before it is added in double.
+     */
+    private static final long SUM_CHUNK = 2048;
+
     @Override
-    public void sumAndDot(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, int n, double[] sums) {
-        DoubleVector sum = DoubleVector.zero(D);
-        DoubleVector dot = DoubleVector.zero(D);
+    public void groupSums(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
+            long n, MemorySegment sums, long sumsAt) {
         switch (dtype) {
-            case FLOAT -> {
-                for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
-                    DoubleVector ad = toDouble(load(FD, a, aAt + o));
-                    sum = sum.add(ad);
-                    dot = ad.fma(toDouble(load(FD, b, bAt + o)), dot);
-                }
+            case FLOAT -> groupSumsF32(a, aAt, b, bAt, rows, rowLength, n, sums, sumsAt);
+            case BF16 -> groupSumsBf16(a, aAt, b, bAt, rows, rowLength, n, sums, sumsAt);
+            case FLOAT16 -> groupSumsF16(a, aAt, b, bAt, rows, rowLength, n, sums, sumsAt);
+            default -> throw unsupported(dtype);
+        }
+    }
+
+    private static void groupSumsF32(MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
+            long n, MemorySegment sums, long sumsAt) {
+        double[] lanes = Scratch.get().lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
+        for (long r = 0; r < rows; r++) {
+            DoubleVector sum = DoubleVector.zero(D);
+            DoubleVector dot = DoubleVector.zero(D);
+            for (long o = 4L * rowLength * r, end = o + 4L * n; o < end; o += FD_BYTES) {
+                DoubleVector ad = toDouble(load(FD, a, aAt + o));
+                sum = sum.add(ad);
+                dot = ad.fma(toDouble(load(FD, b, bAt + o)), dot);
             }
-            case BF16 -> {
-                for (long o = 0, end = 2L * n; o < end; o += FD_BYTES) {
-                    IntVector ap = IntVector.fromMemorySegment(ID, a, aAt + o, ORDER);
-                    IntVector bp = IntVector.fromMemorySegment(ID, b, bAt + o, ORDER);
-                    DoubleVector a0 = (DoubleVector) ap.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats()
-                            .convertShape(VectorOperators.F2D, D, 0);
-                    DoubleVector a1 = (DoubleVector) ap.and(HIGH).reinterpretAsFloats()
-                            .convertShape(VectorOperators.F2D, D, 0);
-                    DoubleVector b0 = (DoubleVector) bp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats()
-                            .convertShape(VectorOperators.F2D, D, 0);
-                    DoubleVector b1 = (DoubleVector) bp.and(HIGH).reinterpretAsFloats()
-                            .convertShape(VectorOperators.F2D, D, 0);
-                    sum = sum.add(a0).add(a1);
-                    dot = a1.fma(b1, a0.fma(b0, dot));
+            sum.intoArray(lanes, 0);
+            sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(lanes));
+            dot.intoArray(lanes, 0);
+            sums.set(F64, sumsAt + 16L * r + 8, VectorBulkMath.sumLanes(lanes));
+        }
+    }
+
+    private static void groupSumsBf16(MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
+            long n, MemorySegment sums, long sumsAt) {
+        double[] lanes = Scratch.get().lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
+        for (long r = 0; r < rows; r++) {
+            DoubleVector sum = DoubleVector.zero(D);
+            DoubleVector dot = DoubleVector.zero(D);
+            long row = 2L * rowLength * r;
+            // fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
+            for (long chunk = row, end = row + 2L * n; chunk < end; chunk += 2 * SUM_CHUNK) {
+                FloatVector sum0 = FloatVector.zero(F);
+                FloatVector sum1 = FloatVector.zero(F);
+                FloatVector dot0 = FloatVector.zero(F);
+                FloatVector dot1 = FloatVector.zero(F);
+                for (long o = chunk, stop = Math.min(end, chunk + 2 * SUM_CHUNK); o < stop; o += F_BYTES) {
+                    IntVector ap = IntVector.fromMemorySegment(I, a, aAt + o, ORDER);
+                    IntVector bp = IntVector.fromMemorySegment(I, b, bAt + o, ORDER);
+                    FloatVector a0 = ap.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                    FloatVector a1 = ap.and(HIGH).reinterpretAsFloats();
+                    sum0 = sum0.add(a0);
+                    sum1 = sum1.add(a1);
+                    dot0 = a0.fma(bp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats(), dot0);
+                    dot1 = a1.fma(bp.and(HIGH).reinterpretAsFloats(), dot1);
                 }
+                sum = sum.add((DoubleVector) sum0.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) sum0.convertShape(VectorOperators.F2D, D, 1))
+                        .add((DoubleVector) sum1.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) sum1.convertShape(VectorOperators.F2D, D, 1));
+                dot = dot.add((DoubleVector) dot0.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) dot0.convertShape(VectorOperators.F2D, D, 1))
+                        .add((DoubleVector) dot1.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) dot1.convertShape(VectorOperators.F2D, D, 1));
             }
-            case FLOAT16 -> {
-                for (long o = 0, end = 2L * n; o < end; o += FD_BYTES) {
-                    IntVector ap = IntVector.fromMemorySegment(ID, a, aAt + o, ORDER);
-                    IntVector bp = IntVector.fromMemorySegment(ID, b, bAt + o, ORDER);
+            sum.intoArray(lanes, 0);
+            sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(lanes));
+            dot.intoArray(lanes, 0);
+            sums.set(F64, sumsAt + 16L * r + 8, VectorBulkMath.sumLanes(lanes));
+        }
+    }
+
+    private static void groupSumsF16(MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
+            long n, MemorySegment sums, long sumsAt) {
+        double[] lanes = Scratch.get().lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
+        for (long r = 0; r < rows; r++) {
+            DoubleVector sum = DoubleVector.zero(D);
+            DoubleVector dot = DoubleVector.zero(D);
+            long row = 2L * rowLength * r;
+            for (long chunk = row, end = row + 2L * n; chunk < end; chunk += 2 * SUM_CHUNK) { // as BF16
+                FloatVector sum0 = FloatVector.zero(F);
+                FloatVector sum1 = FloatVector.zero(F);
+                FloatVector dot0 = FloatVector.zero(F);
+                FloatVector dot1 = FloatVector.zero(F);
+                for (long o = chunk, stop = Math.min(end, chunk + 2 * SUM_CHUNK); o < stop; o += F_BYTES) {
+                    IntVector ap = IntVector.fromMemorySegment(I, a, aAt + o, ORDER);
+                    IntVector bp = IntVector.fromMemorySegment(I, b, bAt + o, ORDER);
                     IntVector ae = ap.and(0xFFFF);
                     IntVector ao = ap.lanewise(VectorOperators.LSHR, 16);
                     IntVector be = bp.and(0xFFFF);
@@ -360,20 +421,25 @@ final class VectorDirectMath implements DirectMath {
                     FloatVector bf1 = bf1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
                             .blend(bf1s.or(0x7F800000), bf1m.compare(VectorOperators.GE, 0x7C00))
                             .or(bo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-                    DoubleVector a0 = (DoubleVector) af0.convertShape(VectorOperators.F2D, D, 0);
-                    DoubleVector a1 = (DoubleVector) af1.convertShape(VectorOperators.F2D, D, 0);
-                    sum = sum.add(a0).add(a1);
-                    dot = a1.fma((DoubleVector) bf1.convertShape(VectorOperators.F2D, D, 0),
-                            a0.fma((DoubleVector) bf0.convertShape(VectorOperators.F2D, D, 0), dot));
+                    sum0 = sum0.add(af0);
+                    sum1 = sum1.add(af1);
+                    dot0 = af0.fma(bf0, dot0);
+                    dot1 = af1.fma(bf1, dot1);
                 }
+                sum = sum.add((DoubleVector) sum0.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) sum0.convertShape(VectorOperators.F2D, D, 1))
+                        .add((DoubleVector) sum1.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) sum1.convertShape(VectorOperators.F2D, D, 1));
+                dot = dot.add((DoubleVector) dot0.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) dot0.convertShape(VectorOperators.F2D, D, 1))
+                        .add((DoubleVector) dot1.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) dot1.convertShape(VectorOperators.F2D, D, 1));
             }
-            default -> throw unsupported(dtype);
+            sum.intoArray(lanes, 0);
+            sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(lanes));
+            dot.intoArray(lanes, 0);
+            sums.set(F64, sumsAt + 16L * r + 8, VectorBulkMath.sumLanes(lanes));
         }
-        double[] lanes = Scratch.get().lanes;
-        sum.intoArray(lanes, 0);
-        sums[0] = VectorBulkMath.sumLanes(lanes);
-        dot.intoArray(lanes, 0);
-        sums[1] = VectorBulkMath.sumLanes(lanes);
     }
 
     @Override
@@ -390,86 +456,92 @@ final class VectorDirectMath implements DirectMath {
     }
 
     @Override
-    public void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, float cdy,
-            float cx, float mean, float k, MemorySegment out, long outAt, int n) {
+    public void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows,
+            long rowLength, long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt) {
         switch (dtype) {
-            case BF16 -> groupNormUpdateBf16(dy, dyAt, x, xAt, cdy, cx, mean, k, out, outAt, n);
-            case FLOAT16 -> groupNormUpdateF16(dy, dyAt, x, xAt, cdy, cx, mean, k, out, outAt, n);
+            case BF16 -> groupNormUpdateBf16(dy, dyAt, x, xAt, rows, rowLength, n, cdy, cx, mean, k, out, outAt);
+            case FLOAT16 -> groupNormUpdateF16(dy, dyAt, x, xAt, rows, rowLength, n, cdy, cx, mean, k, out, outAt);
             default -> throw unsupported(dtype);
         }
     }
 
-    private static void groupNormUpdateBf16(MemorySegment dy, long dyAt, MemorySegment x, long xAt, float cdy,
-            float cx, float mean, float k, MemorySegment out, long outAt, int n) {
+    private static void groupNormUpdateBf16(MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows,
+            long rowLength, long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt) {
         FloatVector cxv = FloatVector.broadcast(F, cx);
-        for (long o = 0, end = 2L * n; o < end; o += F_BYTES) {
-            IntVector dp = IntVector.fromMemorySegment(I, dy, dyAt + o, ORDER);
-            IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
-            FloatVector inner0 = dp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().fma(cdy, k);
-            FloatVector inner1 = dp.and(HIGH).reinterpretAsFloats().fma(cdy, k);
-            IntVector r0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().sub(mean).fma(cxv, inner0)
-                    .reinterpretAsInts();
-            IntVector r1 = xp.and(HIGH).reinterpretAsFloats().sub(mean).fma(cxv, inner1).reinterpretAsInts();
-            r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                    .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
-            r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                    .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
-            r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
+        for (int r = 0; r < rows; r++) {
+            float c = cdy[r];
+            for (long o = 2L * rowLength * r, end = o + 2L * n; o < end; o += F_BYTES) {
+                IntVector dp = IntVector.fromMemorySegment(I, dy, dyAt + o, ORDER);
+                IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
+                FloatVector inner0 = dp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().fma(c, k);
+                FloatVector inner1 = dp.and(HIGH).reinterpretAsFloats().fma(c, k);
+                IntVector r0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().sub(mean).fma(cxv, inner0)
+                        .reinterpretAsInts();
+                IntVector r1 = xp.and(HIGH).reinterpretAsFloats().sub(mean).fma(cxv, inner1).reinterpretAsInts();
+                r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+                r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+                r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
+            }
         }
     }
 
-    private static void groupNormUpdateF16(MemorySegment dy, long dyAt, MemorySegment x, long xAt, float cdy,
-            float cx, float mean, float k, MemorySegment out, long outAt, int n) {
+    private static void groupNormUpdateF16(MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows,
+            long rowLength, long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt) {
         FloatVector cxv = FloatVector.broadcast(F, cx);
-        for (long o = 0, end = 2L * n; o < end; o += F_BYTES) {
-            IntVector dp = IntVector.fromMemorySegment(I, dy, dyAt + o, ORDER);
-            IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
-            IntVector de = dp.and(0xFFFF);
-            IntVector dOdd = dp.lanewise(VectorOperators.LSHR, 16);
-            IntVector xe = xp.and(0xFFFF);
-            IntVector xo = xp.lanewise(VectorOperators.LSHR, 16);
-            // FLOAT16 to float and back as in preluF16
-            IntVector d0m = de.and(0x7FFF);
-            IntVector d0s = d0m.lanewise(VectorOperators.LSHL, 13);
-            FloatVector d0 = d0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                    .blend(d0s.or(0x7F800000), d0m.compare(VectorOperators.GE, 0x7C00))
-                    .or(de.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-            IntVector d1m = dOdd.and(0x7FFF);
-            IntVector d1s = d1m.lanewise(VectorOperators.LSHL, 13);
-            FloatVector d1 = d1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                    .blend(d1s.or(0x7F800000), d1m.compare(VectorOperators.GE, 0x7C00))
-                    .or(dOdd.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-            IntVector x0m = xe.and(0x7FFF);
-            IntVector x0s = x0m.lanewise(VectorOperators.LSHL, 13);
-            FloatVector x0 = x0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                    .blend(x0s.or(0x7F800000), x0m.compare(VectorOperators.GE, 0x7C00))
-                    .or(xe.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-            IntVector x1m = xo.and(0x7FFF);
-            IntVector x1s = x1m.lanewise(VectorOperators.LSHL, 13);
-            FloatVector x1 = x1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                    .blend(x1s.or(0x7F800000), x1m.compare(VectorOperators.GE, 0x7C00))
-                    .or(xo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-            FloatVector r0 = x0.sub(mean).fma(cxv, d0.fma(cdy, k));
-            FloatVector r1 = x1.sub(mean).fma(cxv, d1.fma(cdy, k));
-            IntVector h0b = r0.reinterpretAsInts();
-            IntVector h0a = h0b.and(0x7FFFFFFF);
-            IntVector h0 = h0a.add(((15 - 127) << 23) + 0xFFF).add(h0a.lanewise(VectorOperators.LSHR, 13).and(1))
-                    .lanewise(VectorOperators.LSHR, 13)
-                    .blend(h0a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
-                            h0a.compare(VectorOperators.LT, 113 << 23))
-                    .blend(0x7C00, h0a.compare(VectorOperators.GE, (127 + 16) << 23))
-                    .blend(0x7E00, h0a.compare(VectorOperators.GT, 0x7F800000))
-                    .or(h0b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
-            IntVector h1b = r1.reinterpretAsInts();
-            IntVector h1a = h1b.and(0x7FFFFFFF);
-            IntVector h1 = h1a.add(((15 - 127) << 23) + 0xFFF).add(h1a.lanewise(VectorOperators.LSHR, 13).and(1))
-                    .lanewise(VectorOperators.LSHR, 13)
-                    .blend(h1a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
-                            h1a.compare(VectorOperators.LT, 113 << 23))
-                    .blend(0x7C00, h1a.compare(VectorOperators.GE, (127 + 16) << 23))
-                    .blend(0x7E00, h1a.compare(VectorOperators.GT, 0x7F800000))
-                    .or(h1b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
-            h0.or(h1.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(out, outAt + o, ORDER);
+        for (int r = 0; r < rows; r++) {
+            float c = cdy[r];
+            for (long o = 2L * rowLength * r, end = o + 2L * n; o < end; o += F_BYTES) {
+                IntVector dp = IntVector.fromMemorySegment(I, dy, dyAt + o, ORDER);
+                IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
+                IntVector de = dp.and(0xFFFF);
+                IntVector dOdd = dp.lanewise(VectorOperators.LSHR, 16);
+                IntVector xe = xp.and(0xFFFF);
+                IntVector xo = xp.lanewise(VectorOperators.LSHR, 16);
+                // FLOAT16 to float and back as in preluF16
+                IntVector d0m = de.and(0x7FFF);
+                IntVector d0s = d0m.lanewise(VectorOperators.LSHL, 13);
+                FloatVector d0 = d0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                        .blend(d0s.or(0x7F800000), d0m.compare(VectorOperators.GE, 0x7C00))
+                        .or(de.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                IntVector d1m = dOdd.and(0x7FFF);
+                IntVector d1s = d1m.lanewise(VectorOperators.LSHL, 13);
+                FloatVector d1 = d1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                        .blend(d1s.or(0x7F800000), d1m.compare(VectorOperators.GE, 0x7C00))
+                        .or(dOdd.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                IntVector x0m = xe.and(0x7FFF);
+                IntVector x0s = x0m.lanewise(VectorOperators.LSHL, 13);
+                FloatVector x0 = x0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                        .blend(x0s.or(0x7F800000), x0m.compare(VectorOperators.GE, 0x7C00))
+                        .or(xe.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                IntVector x1m = xo.and(0x7FFF);
+                IntVector x1s = x1m.lanewise(VectorOperators.LSHL, 13);
+                FloatVector x1 = x1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                        .blend(x1s.or(0x7F800000), x1m.compare(VectorOperators.GE, 0x7C00))
+                        .or(xo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                FloatVector r0 = x0.sub(mean).fma(cxv, d0.fma(c, k));
+                FloatVector r1 = x1.sub(mean).fma(cxv, d1.fma(c, k));
+                IntVector h0b = r0.reinterpretAsInts();
+                IntVector h0a = h0b.and(0x7FFFFFFF);
+                IntVector h0 = h0a.add(((15 - 127) << 23) + 0xFFF).add(h0a.lanewise(VectorOperators.LSHR, 13).and(1))
+                        .lanewise(VectorOperators.LSHR, 13)
+                        .blend(h0a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                                h0a.compare(VectorOperators.LT, 113 << 23))
+                        .blend(0x7C00, h0a.compare(VectorOperators.GE, (127 + 16) << 23))
+                        .blend(0x7E00, h0a.compare(VectorOperators.GT, 0x7F800000))
+                        .or(h0b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+                IntVector h1b = r1.reinterpretAsInts();
+                IntVector h1a = h1b.and(0x7FFFFFFF);
+                IntVector h1 = h1a.add(((15 - 127) << 23) + 0xFFF).add(h1a.lanewise(VectorOperators.LSHR, 13).and(1))
+                        .lanewise(VectorOperators.LSHR, 13)
+                        .blend(h1a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                                h1a.compare(VectorOperators.LT, 113 << 23))
+                        .blend(0x7C00, h1a.compare(VectorOperators.GE, (127 + 16) << 23))
+                        .blend(0x7E00, h1a.compare(VectorOperators.GT, 0x7F800000))
+                        .or(h1b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+                h0.or(h1.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(out, outAt + o, ORDER);
+            }
         }
     }
 }

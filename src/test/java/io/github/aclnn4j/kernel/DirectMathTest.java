@@ -25,6 +25,7 @@ class DirectMathTest {
     private static final int N = 2 * 4096;
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED;
+    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
     private static DirectMath math;
 
@@ -105,7 +106,15 @@ class DirectMathTest {
             assertEquals(expected, actual, what);
             return;
         }
-        assertEquals(expected, actual, 1e-12 * magnitude + 1e-300, what);
+        assertWithin(expected, actual, 1e-12 * magnitude, what);
+    }
+
+    private static void assertWithin(double expected, double actual, double tolerance, String what) {
+        if (Double.isNaN(expected) || Double.isInfinite(expected)) {
+            assertEquals(expected, actual, what);
+            return;
+        }
+        assertEquals(expected, actual, tolerance + 1e-300, what);
     }
 
     @ParameterizedTest(name = "{0} seed {1}")
@@ -204,6 +213,11 @@ class DirectMathTest {
         return a;
     }
 
+    /** GroupNorm's loops take several rows per call: 4 rows 2000 elements apart, 1984 of each. */
+    private static final int ROWS = 4;
+    private static final int ROW_LENGTH = 2000;
+    private static final int ROW_PART = 1984;
+
     @ParameterizedTest(name = "{0} seed {1}")
     @MethodSource("cases")
     void groupNormLoopsMatchRows(DType dt, long seed) {
@@ -213,18 +227,23 @@ class DirectMathTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment as = store(arena, dt, a, 2);
             MemorySegment bs = store(arena, dt, b, 4);
-            double[] sums = new double[2];
-            math.sumAndDot(dt, as, 2, bs, 4, N, sums);
-            double[] rowSums = new double[2];
-            BulkMath.INSTANCE.sumAndDot(a, b, 0, N, rowSums);
-            double sumMagnitude = 0;
-            double dotMagnitude = 0;
-            for (int i = 0; i < N; i++) {
-                sumMagnitude += Math.abs(a[i]);
-                dotMagnitude += Math.abs((double) a[i] * b[i]);
+            MemorySegment sums = arena.allocate(16L * ROWS + 8);
+            math.groupSums(dt, as, 2, bs, 4, ROWS, ROW_LENGTH, ROW_PART, sums, 8);
+            // FLOAT sums in double; the 16-bit types in fp32 chunks of 2048 terms, 64 per lane
+            double relative = dt == DType.FLOAT ? 1e-12 : 0x1p-17;
+            for (int r = 0; r < ROWS; r++) {
+                int from = r * ROW_LENGTH;
+                double[] rowSums = new double[2];
+                BulkMath.INSTANCE.sumAndDot(a, b, from, from + ROW_PART, rowSums);
+                double sumMagnitude = 0;
+                double dotMagnitude = 0;
+                for (int i = from; i < from + ROW_PART; i++) {
+                    sumMagnitude += Math.abs(a[i]);
+                    dotMagnitude += Math.abs((double) a[i] * b[i]);
+                }
+                assertWithin(rowSums[0], sums.get(F64, 8 + 16L * r), relative * sumMagnitude, "Σ dy, row " + r);
+                assertWithin(rowSums[1], sums.get(F64, 16 + 16L * r), relative * dotMagnitude, "Σ dy·x, row " + r);
             }
-            assertSum(rowSums[0], sums[0], sumMagnitude, "Σ dy");
-            assertSum(rowSums[1], sums[1], dotMagnitude, "Σ dy·x");
 
             MemorySegment out = arena.allocate(4L * N + 64);
             float[] rows;
@@ -235,19 +254,56 @@ class DirectMathTest {
                 assertElementwise(dt, rows, out, 6, "affine");
             } else {
                 // 1.5·x alone: with an odd 16-bit significand, a rounding tie
-                math.groupNormUpdate(dt, as, 2, bs, 4, 0f, 1.5f, 0f, 0f, out, 6, N);
-                rows = a.clone();
-                BulkMath.INSTANCE.groupNormUpdate(rows, b, 0, N, 0f, 1.5f, 0f, 0f);
-                assertElementwise(dt, rows, out, 6, "GroupNorm fp32 update 1.5·x");
-                math.groupNormUpdate(dt, as, 2, bs, 4, 0.3f, -1.7f, 0.125f, 0.01f, out, 6, N);
+                float[] cdy = {0f, 0f, 0f, 0f};
+                math.groupNormUpdate(dt, as, 2, bs, 4, ROWS, ROW_LENGTH, ROW_PART, cdy, 1.5f, 0f, 0f, out, 6);
+                assertUpdatedRows(dt, a, b, cdy, 1.5f, 0f, 0f, out, "GroupNorm fp32 update 1.5·x");
+                float[] cdy2 = {0.3f, -0.7f, 1e-3f, 40f};
+                math.groupNormUpdate(dt, as, 2, bs, 4, ROWS, ROW_LENGTH, ROW_PART, cdy2, -1.7f, 0.125f, 0.01f, out, 6);
+                assertUpdatedRows(dt, a, b, cdy2, -1.7f, 0.125f, 0.01f, out, "GroupNorm fp32 update");
                 rows = a.clone();
                 BulkMath.INSTANCE.groupNormUpdate(rows, b, 0, N, 0.3f, -1.7f, 0.125f, 0.01f);
-                assertElementwise(dt, rows, out, 6, "GroupNorm fp32 update");
                 for (int i = 0; i < N; i++) { // the formula itself, in plain Java
                     float want = Math.fma(-1.7f, b[i] - 0.125f, Math.fma(0.3f, a[i], 0.01f));
                     assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(rows[i]), "row update " + i);
                 }
             }
+        }
+    }
+
+    /** Row r's first ROW_PART elements as the row loop computes them with {@code cdy[r]}; the rest untouched (0). */
+    private static void assertUpdatedRows(DType dt, float[] a, float[] b, float[] cdy, float cx, float mean, float k,
+            MemorySegment out, String what) {
+        float[] expected = new float[N];
+        for (int r = 0; r < ROWS; r++) {
+            int from = r * ROW_LENGTH;
+            float[] row = a.clone();
+            BulkMath.INSTANCE.groupNormUpdate(row, b, from, from + ROW_PART, cdy[r], cx, mean, k);
+            System.arraycopy(row, from, expected, from, ROW_PART);
+        }
+        assertElementwise(dt, expected, out, 6, what);
+    }
+
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("cases")
+    void groupSumsStayWithinTheirBoundOverLongRows(DType dt, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        float[] a = values(rng, dt, 0.5, 1); // all positive: no cancellation hides the error of a naive fp32 sum
+        for (int i = 0; i < N; i++) {
+            if (!Float.isFinite(a[i])) {
+                a[i] = 0.75f;
+            }
+        }
+        float[] ones = filled(1f);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sums = arena.allocate(16);
+            math.groupSums(dt, store(arena, dt, a, 0), 0, store(arena, dt, ones, 0), 0, 1, N, N, sums, 0);
+            double exact = 0;
+            for (float v : a) {
+                exact += v;
+            }
+            double relative = dt == DType.FLOAT ? 1e-12 : 0x1p-17;
+            assertWithin(exact, sums.get(F64, 0), relative * exact, "Σ dy over " + N);
+            assertWithin(exact, sums.get(F64, 8), relative * exact, "Σ dy·1 over " + N);
         }
     }
 
