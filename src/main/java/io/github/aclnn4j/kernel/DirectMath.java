@@ -44,7 +44,10 @@ public interface DirectMath {
     double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w, long wAt,
             MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n, boolean store);
 
-    /** {@code out = x > 0 ? g : w·g}, returning {@code Σ min(x, 0)·g} in double, as {@link BulkMath#preluRow}. */
+    /**
+     * {@code out = x > 0 ? g : w·g}, returning {@code Σ min(x, 0)·g}, as {@link BulkMath#preluRow}:
+     * FLOAT adds in double, the 16-bit types in fp32 chunks as {@link #groupSums} does.
+     */
     double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n);
 

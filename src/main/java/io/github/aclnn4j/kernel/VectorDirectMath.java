@@ -23,15 +23,15 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>The JIT shapes this code. A method stops inlining its own (non-JDK) helpers once its graph
  * is large, and a vector that crosses a call that was not inlined is boxed, which costs more than
  * the math: so the 16-bit loops spell out their conversions with API calls only, which are always
- * inlined, while the FLOAT loops, far smaller, share the per-vector math in helpers. Loops with
+ * inlined, while the FLOAT loops, far smaller, share the per-vector math in helpers; lane sums go
+ * through an array, as {@code lane(i)} in a loop is not compiled to an extraction. FLOAT loops with
  * double math use {@link #FD} lanes, so that every float-double conversion is lane for lane; the
- * others run at full width.
+ * others run at full width, and the 16-bit ones sum in fp32 chunks that are widened once.
  */
 final class VectorDirectMath implements DirectMath {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> I = F.withLanes(int.class);
     private static final VectorSpecies<Float> FD = VectorBulkMath.FD;
-    private static final VectorSpecies<Integer> ID = FD.withLanes(int.class);
     private static final VectorSpecies<Double> D = VectorBulkMath.D;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
@@ -183,6 +183,12 @@ final class VectorDirectMath implements DirectMath {
         return VectorBulkMath.sumLanes(lanes);
     }
 
+    /**
+     * Elements per fp32 chunk of the 16-bit sums (PReLU, GroupNorm): 64 terms per lane, so a chunk's
+     * fp32 sum errs by at most about 2^-18 of its terms' magnitude before it is added in double.
+     */
+    private static final long SUM_CHUNK = 2048;
+
     // PReLU backward -------------------------------------------------------------------------------
 
     @Override
@@ -213,25 +219,32 @@ final class VectorDirectMath implements DirectMath {
     private static double preluBf16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
         DoubleVector acc = DoubleVector.zero(D);
-        for (long o = 0, end = 2L * n; o < end; o += FD_BYTES) {
-            IntVector xp = IntVector.fromMemorySegment(ID, x, xAt + o, ORDER);
-            IntVector gp = IntVector.fromMemorySegment(ID, g, gAt + o, ORDER);
-            FloatVector x0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
-            FloatVector x1 = xp.and(HIGH).reinterpretAsFloats();
-            FloatVector g0 = gp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
-            FloatVector g1 = gp.and(HIGH).reinterpretAsFloats();
-            acc = ((DoubleVector) x0.min(0f).convertShape(VectorOperators.F2D, D, 0))
-                    .fma((DoubleVector) g0.convertShape(VectorOperators.F2D, D, 0), acc);
-            acc = ((DoubleVector) x1.min(0f).convertShape(VectorOperators.F2D, D, 0))
-                    .fma((DoubleVector) g1.convertShape(VectorOperators.F2D, D, 0), acc);
-            // gradInput is g or w·g, both exact in float; BFLOAT16 rounding as in bceUniformBf16
-            IntVector r0 = g0.mul(w).blend(g0, x0.compare(VectorOperators.GT, 0f)).reinterpretAsInts();
-            IntVector r1 = g1.mul(w).blend(g1, x1.compare(VectorOperators.GT, 0f)).reinterpretAsInts();
-            r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                    .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
-            r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                    .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
-            r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
+        // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
+        for (long chunk = 0, end = 2L * n; chunk < end; chunk += 2 * SUM_CHUNK) {
+            FloatVector acc0 = FloatVector.zero(F);
+            FloatVector acc1 = FloatVector.zero(F);
+            for (long o = chunk, stop = Math.min(end, chunk + 2 * SUM_CHUNK); o < stop; o += F_BYTES) {
+                IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
+                IntVector gp = IntVector.fromMemorySegment(I, g, gAt + o, ORDER);
+                FloatVector x0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector x1 = xp.and(HIGH).reinterpretAsFloats();
+                FloatVector g0 = gp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector g1 = gp.and(HIGH).reinterpretAsFloats();
+                acc0 = x0.min(0f).fma(g0, acc0);
+                acc1 = x1.min(0f).fma(g1, acc1);
+                // gradInput is g or w·g, both exact in float; BFLOAT16 rounding as in bceUniformBf16
+                IntVector r0 = g0.mul(w).blend(g0, x0.compare(VectorOperators.GT, 0f)).reinterpretAsInts();
+                IntVector r1 = g1.mul(w).blend(g1, x1.compare(VectorOperators.GT, 0f)).reinterpretAsInts();
+                r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+                r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+                r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
+            }
+            acc = acc.add((DoubleVector) acc0.convertShape(VectorOperators.F2D, D, 0))
+                    .add((DoubleVector) acc0.convertShape(VectorOperators.F2D, D, 1))
+                    .add((DoubleVector) acc1.convertShape(VectorOperators.F2D, D, 0))
+                    .add((DoubleVector) acc1.convertShape(VectorOperators.F2D, D, 1));
         }
         double[] lanes = Scratch.get().lanes;
         acc.intoArray(lanes, 0);
@@ -241,62 +254,69 @@ final class VectorDirectMath implements DirectMath {
     private static double preluF16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
         DoubleVector acc = DoubleVector.zero(D);
-        for (long o = 0, end = 2L * n; o < end; o += FD_BYTES) {
-            IntVector xp = IntVector.fromMemorySegment(ID, x, xAt + o, ORDER);
-            IntVector gp = IntVector.fromMemorySegment(ID, g, gAt + o, ORDER);
-            IntVector xe = xp.and(0xFFFF);
-            IntVector xo = xp.lanewise(VectorOperators.LSHR, 16);
-            IntVector ge = gp.and(0xFFFF);
-            IntVector go = gp.lanewise(VectorOperators.LSHR, 16);
-            // FLOAT16 to float: exponent and significand moved up and rebiased by 2^112 (exact for
-            // subnormals too); exponent 31 (infinity, NaN) gets the float's all-ones exponent
-            IntVector x0m = xe.and(0x7FFF);
-            IntVector x0s = x0m.lanewise(VectorOperators.LSHL, 13);
-            FloatVector x0 = x0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                    .blend(x0s.or(0x7F800000), x0m.compare(VectorOperators.GE, 0x7C00))
-                    .or(xe.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-            IntVector x1m = xo.and(0x7FFF);
-            IntVector x1s = x1m.lanewise(VectorOperators.LSHL, 13);
-            FloatVector x1 = x1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                    .blend(x1s.or(0x7F800000), x1m.compare(VectorOperators.GE, 0x7C00))
-                    .or(xo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-            IntVector g0m = ge.and(0x7FFF);
-            IntVector g0s = g0m.lanewise(VectorOperators.LSHL, 13);
-            FloatVector g0 = g0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                    .blend(g0s.or(0x7F800000), g0m.compare(VectorOperators.GE, 0x7C00))
-                    .or(ge.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-            IntVector g1m = go.and(0x7FFF);
-            IntVector g1s = g1m.lanewise(VectorOperators.LSHL, 13);
-            FloatVector g1 = g1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                    .blend(g1s.or(0x7F800000), g1m.compare(VectorOperators.GE, 0x7C00))
-                    .or(go.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-            acc = ((DoubleVector) x0.min(0f).convertShape(VectorOperators.F2D, D, 0))
-                    .fma((DoubleVector) g0.convertShape(VectorOperators.F2D, D, 0), acc);
-            acc = ((DoubleVector) x1.min(0f).convertShape(VectorOperators.F2D, D, 0))
-                    .fma((DoubleVector) g1.convertShape(VectorOperators.F2D, D, 0), acc);
-            FloatVector r0 = g0.mul(w).blend(g0, x0.compare(VectorOperators.GT, 0f));
-            FloatVector r1 = g1.mul(w).blend(g1, x1.compare(VectorOperators.GT, 0f));
-            // float to FLOAT16, nearest even: integer rounding for normal results, a float addition
-            // of 0.5 (whose rounding lands on the FLOAT16 grid) for subnormal ones, then overflow and NaN
-            IntVector h0b = r0.reinterpretAsInts();
-            IntVector h0a = h0b.and(0x7FFFFFFF);
-            IntVector h0 = h0a.add(((15 - 127) << 23) + 0xFFF).add(h0a.lanewise(VectorOperators.LSHR, 13).and(1))
-                    .lanewise(VectorOperators.LSHR, 13)
-                    .blend(h0a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
-                            h0a.compare(VectorOperators.LT, 113 << 23))
-                    .blend(0x7C00, h0a.compare(VectorOperators.GE, (127 + 16) << 23))
-                    .blend(0x7E00, h0a.compare(VectorOperators.GT, 0x7F800000))
-                    .or(h0b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
-            IntVector h1b = r1.reinterpretAsInts();
-            IntVector h1a = h1b.and(0x7FFFFFFF);
-            IntVector h1 = h1a.add(((15 - 127) << 23) + 0xFFF).add(h1a.lanewise(VectorOperators.LSHR, 13).and(1))
-                    .lanewise(VectorOperators.LSHR, 13)
-                    .blend(h1a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
-                            h1a.compare(VectorOperators.LT, 113 << 23))
-                    .blend(0x7C00, h1a.compare(VectorOperators.GE, (127 + 16) << 23))
-                    .blend(0x7E00, h1a.compare(VectorOperators.GT, 0x7F800000))
-                    .or(h1b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
-            h0.or(h1.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(out, outAt + o, ORDER);
+        // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
+        for (long chunk = 0, end = 2L * n; chunk < end; chunk += 2 * SUM_CHUNK) {
+            FloatVector acc0 = FloatVector.zero(F);
+            FloatVector acc1 = FloatVector.zero(F);
+            for (long o = chunk, stop = Math.min(end, chunk + 2 * SUM_CHUNK); o < stop; o += F_BYTES) {
+                IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
+                IntVector gp = IntVector.fromMemorySegment(I, g, gAt + o, ORDER);
+                IntVector xe = xp.and(0xFFFF);
+                IntVector xo = xp.lanewise(VectorOperators.LSHR, 16);
+                IntVector ge = gp.and(0xFFFF);
+                IntVector go = gp.lanewise(VectorOperators.LSHR, 16);
+                // FLOAT16 to float: exponent and significand moved up and rebiased by 2^112 (exact for
+                // subnormals too); exponent 31 (infinity, NaN) gets the float's all-ones exponent
+                IntVector x0m = xe.and(0x7FFF);
+                IntVector x0s = x0m.lanewise(VectorOperators.LSHL, 13);
+                FloatVector x0 = x0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                        .blend(x0s.or(0x7F800000), x0m.compare(VectorOperators.GE, 0x7C00))
+                        .or(xe.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                IntVector x1m = xo.and(0x7FFF);
+                IntVector x1s = x1m.lanewise(VectorOperators.LSHL, 13);
+                FloatVector x1 = x1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                        .blend(x1s.or(0x7F800000), x1m.compare(VectorOperators.GE, 0x7C00))
+                        .or(xo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                IntVector g0m = ge.and(0x7FFF);
+                IntVector g0s = g0m.lanewise(VectorOperators.LSHL, 13);
+                FloatVector g0 = g0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                        .blend(g0s.or(0x7F800000), g0m.compare(VectorOperators.GE, 0x7C00))
+                        .or(ge.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                IntVector g1m = go.and(0x7FFF);
+                IntVector g1s = g1m.lanewise(VectorOperators.LSHL, 13);
+                FloatVector g1 = g1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                        .blend(g1s.or(0x7F800000), g1m.compare(VectorOperators.GE, 0x7C00))
+                        .or(go.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                acc0 = x0.min(0f).fma(g0, acc0);
+                acc1 = x1.min(0f).fma(g1, acc1);
+                FloatVector r0 = g0.mul(w).blend(g0, x0.compare(VectorOperators.GT, 0f));
+                FloatVector r1 = g1.mul(w).blend(g1, x1.compare(VectorOperators.GT, 0f));
+                // float to FLOAT16, nearest even: integer rounding for normal results, a float addition
+                // of 0.5 (whose rounding lands on the FLOAT16 grid) for subnormal ones, then overflow and NaN
+                IntVector h0b = r0.reinterpretAsInts();
+                IntVector h0a = h0b.and(0x7FFFFFFF);
+                IntVector h0 = h0a.add(((15 - 127) << 23) + 0xFFF).add(h0a.lanewise(VectorOperators.LSHR, 13).and(1))
+                        .lanewise(VectorOperators.LSHR, 13)
+                        .blend(h0a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                                h0a.compare(VectorOperators.LT, 113 << 23))
+                        .blend(0x7C00, h0a.compare(VectorOperators.GE, (127 + 16) << 23))
+                        .blend(0x7E00, h0a.compare(VectorOperators.GT, 0x7F800000))
+                        .or(h0b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+                IntVector h1b = r1.reinterpretAsInts();
+                IntVector h1a = h1b.and(0x7FFFFFFF);
+                IntVector h1 = h1a.add(((15 - 127) << 23) + 0xFFF).add(h1a.lanewise(VectorOperators.LSHR, 13).and(1))
+                        .lanewise(VectorOperators.LSHR, 13)
+                        .blend(h1a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                                h1a.compare(VectorOperators.LT, 113 << 23))
+                        .blend(0x7C00, h1a.compare(VectorOperators.GE, (127 + 16) << 23))
+                        .blend(0x7E00, h1a.compare(VectorOperators.GT, 0x7F800000))
+                        .or(h1b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+                h0.or(h1.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(out, outAt + o, ORDER);
+            }
+            acc = acc.add((DoubleVector) acc0.convertShape(VectorOperators.F2D, D, 0))
+                    .add((DoubleVector) acc0.convertShape(VectorOperators.F2D, D, 1))
+                    .add((DoubleVector) acc1.convertShape(VectorOperators.F2D, D, 0))
+                    .add((DoubleVector) acc1.convertShape(VectorOperators.F2D, D, 1));
         }
         double[] lanes = Scratch.get().lanes;
         acc.intoArray(lanes, 0);
@@ -304,14 +324,6 @@ final class VectorDirectMath implements DirectMath {
     }
 
     // GroupNorm backward ---------------------------------------------------------------------------
-
-    // GroupNorm backward ----------------------------------------------------------------------------
-
-    /**
-     * Elements per fp32 chunk of the 16-bit sums: 64 terms per lane, so a chunk's fp32 sum errs by
-     * at most about 2^-18 of its terms' magnitude before it is added in double.
-     */
-    private static final long SUM_CHUNK = 2048;
 
     @Override
     public void groupSums(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
