@@ -1,27 +1,21 @@
 package io.github.aclnn4j.kernel;
 
 import io.github.aclnn4j.tensor.DType;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * BinaryCrossEntropyBackward: {@code out = g·(x − y) / max((1 − x)·x, 1e-12) · w [· 1/numel]},
  * element by element in fp32, one pass over the operands (all read as self's shape), block by
- * block on the library's threads. Three ways through a block, fastest first, all computing the
+ * block on the library's threads. Two ways through a block, fastest first, both computing the
  * same operations in the same order:
  * <ul>
- * <li>{@link DirectMath} loops, when self, target and out share a dtype, FLOAT or BFLOAT16, and
- *     lie densely in memory, and gradOutput and weight are single values (the usual case of a
- *     reduction) or, in FLOAT, dense too;
- * <li>for FLOAT16 with the same layout, one plain loop over 16-bit rows that the JIT vectorizes
- *     with the processor's half-precision conversions (measured a little faster here than
- *     converting in Vector API registers);
+ * <li>{@link DirectMath} loops, when self, target and out share a dtype and lie densely in memory,
+ *     and gradOutput and weight are single values (the usual case of a reduction) or, in FLOAT,
+ *     dense too;
  * <li>rows of floats for everything else, and for the last elements of a block.
  * </ul>
  */
 public final class BceBackwardKernel {
     private static final float EPSILON = 1e-12f;
-    private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED;
 
     private BceBackwardKernel() {}
 
@@ -36,9 +30,7 @@ public final class BceBackwardKernel {
         // The usual case of a reduction: gradOutput one value, weight absent or one value.
         boolean uniform = dense && grad.isUniform() && (weight == null || weight.isUniform());
         Path path;
-        if (uniform && dt == DType.FLOAT16) {
-            path = Path.HALF_ROWS;
-        } else if (uniform && DirectOperands.supported(dt)) {
+        if (uniform && DirectOperands.supported(dt)) {
             path = Path.DIRECT_UNIFORM;
         } else if (dense && dt == DType.FLOAT && DirectOperands.supported(dt)
                 && DirectOperands.denseOrUniform(grad, dt) && DirectOperands.denseOrUniform(weight, dt)) {
@@ -64,8 +56,6 @@ public final class BceBackwardKernel {
         DIRECT_UNIFORM,
         /** Direct loops, FLOAT, gradOutput and weight dense or single values. */
         DIRECT,
-        /** FLOAT16, gradOutput and weight single values: the fused loop over 16-bit rows. */
-        HALF_ROWS,
         ROWS
     }
 
@@ -89,31 +79,11 @@ public final class BceBackwardKernel {
                         target.denseOffset(start), DirectOperands.segment(weight, 1, done),
                         DirectOperands.offset(weight, start), scale, out.segment(), out.denseOffset(start), done);
             }
-            case HALF_ROWS -> {
-                halfRows(g, self, target, w, scale, out, start, len);
-                done = len;
-            }
             case ROWS -> { }
         }
         if (done < len) {
             rows(grad, self, target, weight, scale, out, start + done, len - done);
         }
-    }
-
-    /** Dense FLOAT16 operands and single-valued g and w: copies in, one fused loop, copy out. */
-    private static void halfRows(float g, StridedView self, StridedView target, float w, float scale,
-            StridedView out, long start, int len) {
-        Scratch s = Scratch.get();
-        short[] x = s.halfRow;
-        short[] y = s.halfRow2;
-        MemorySegment.copy(self.segment(), I16, self.denseOffset(start), x, 0, len);
-        MemorySegment.copy(target.segment(), I16, target.denseOffset(start), y, 0, len);
-        for (int i = 0; i < len; i++) {
-            float xi = Float.float16ToFloat(x[i]);
-            x[i] = Float.floatToFloat16(g * (xi - Float.float16ToFloat(y[i])) / Math.max((1f - xi) * xi, EPSILON)
-                    * w * scale);
-        }
-        MemorySegment.copy(x, 0, out.segment(), I16, out.denseOffset(start), len);
     }
 
     private static void rows(StridedView grad, StridedView self, StridedView target, StridedView weight, float scale,

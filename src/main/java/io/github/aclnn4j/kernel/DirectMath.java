@@ -24,8 +24,8 @@ public interface DirectMath {
 
     /**
      * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward},
-     * {@link #bceWithLogits} and {@link #affine} (FLOAT only), {@link #bceBackwardUniform} (FLOAT and
-     * BFLOAT16) and {@link #groupNormUpdate} (the 16-bit types).
+     * {@link #bceWithLogits} and {@link #affine} (FLOAT only) and {@link #groupNormUpdate} (the
+     * 16-bit types).
      */
     boolean supports(DType dtype);
 

@@ -20,13 +20,8 @@ final class Scratch {
     final float[] ones = new float[Blocks.SIZE];
     /** Only for {@link StridedView#fill}, which kernels call while holding the other rows. */
     final float[] fillRow = new float[Blocks.SIZE];
-    /**
-     * For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats, and for
-     * kernels' fused 16-bit loops, which use no view meanwhile.
-     */
+    /** For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
-    /** The second operand of a fused 16-bit loop. */
-    final short[] halfRow2 = new short[Blocks.SIZE];
     final long[] index = new long[16];
     /** The lanes of a double vector, for summing them in order. */
     final double[] lanes = new double[64];

@@ -94,6 +94,7 @@ final class VectorDirectMath implements DirectMath {
         switch (dtype) {
             case FLOAT -> bceUniformF32(g, x, xAt, y, yAt, w, scale, out, outAt, n);
             case BF16 -> bceUniformBf16(g, x, xAt, y, yAt, w, scale, out, outAt, n);
+            case FLOAT16 -> bceUniformF16(g, x, xAt, y, yAt, w, scale, out, outAt, n);
             default -> throw unsupported(dtype);
         }
     }
@@ -128,6 +129,62 @@ final class VectorDirectMath implements DirectMath {
             r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
                     .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
             r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
+        }
+    }
+
+    private static void bceUniformF16(float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
+            float scale, MemorySegment out, long outAt, int n) {
+        FloatVector gv = FloatVector.broadcast(F, g);
+        FloatVector wv = FloatVector.broadcast(F, w);
+        for (long o = 0, end = 2L * n; o < end; o += F_BYTES) {
+            IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
+            IntVector yp = IntVector.fromMemorySegment(I, y, yAt + o, ORDER);
+            IntVector xe = xp.and(0xFFFF);
+            IntVector xo = xp.lanewise(VectorOperators.LSHR, 16);
+            IntVector ye = yp.and(0xFFFF);
+            IntVector yo = yp.lanewise(VectorOperators.LSHR, 16);
+            // FLOAT16 to float and back as in preluF16
+            IntVector x0m = xe.and(0x7FFF);
+            IntVector x0s = x0m.lanewise(VectorOperators.LSHL, 13);
+            FloatVector x0 = x0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(x0s.or(0x7F800000), x0m.compare(VectorOperators.GE, 0x7C00))
+                    .or(xe.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            IntVector x1m = xo.and(0x7FFF);
+            IntVector x1s = x1m.lanewise(VectorOperators.LSHL, 13);
+            FloatVector x1 = x1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(x1s.or(0x7F800000), x1m.compare(VectorOperators.GE, 0x7C00))
+                    .or(xo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            IntVector y0m = ye.and(0x7FFF);
+            IntVector y0s = y0m.lanewise(VectorOperators.LSHL, 13);
+            FloatVector y0 = y0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(y0s.or(0x7F800000), y0m.compare(VectorOperators.GE, 0x7C00))
+                    .or(ye.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            IntVector y1m = yo.and(0x7FFF);
+            IntVector y1s = y1m.lanewise(VectorOperators.LSHL, 13);
+            FloatVector y1 = y1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(y1s.or(0x7F800000), y1m.compare(VectorOperators.GE, 0x7C00))
+                    .or(yo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            FloatVector r0 = gv.mul(x0.sub(y0)).div(x0.neg().add(1f).mul(x0).max(BCE_EPSILON)).mul(wv).mul(scale);
+            FloatVector r1 = gv.mul(x1.sub(y1)).div(x1.neg().add(1f).mul(x1).max(BCE_EPSILON)).mul(wv).mul(scale);
+            IntVector h0b = r0.reinterpretAsInts();
+            IntVector h0a = h0b.and(0x7FFFFFFF);
+            IntVector h0 = h0a.add(((15 - 127) << 23) + 0xFFF).add(h0a.lanewise(VectorOperators.LSHR, 13).and(1))
+                    .lanewise(VectorOperators.LSHR, 13)
+                    .blend(h0a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                            h0a.compare(VectorOperators.LT, 113 << 23))
+                    .blend(0x7C00, h0a.compare(VectorOperators.GE, (127 + 16) << 23))
+                    .blend(0x7E00, h0a.compare(VectorOperators.GT, 0x7F800000))
+                    .or(h0b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+            IntVector h1b = r1.reinterpretAsInts();
+            IntVector h1a = h1b.and(0x7FFFFFFF);
+            IntVector h1 = h1a.add(((15 - 127) << 23) + 0xFFF).add(h1a.lanewise(VectorOperators.LSHR, 13).and(1))
+                    .lanewise(VectorOperators.LSHR, 13)
+                    .blend(h1a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                            h1a.compare(VectorOperators.LT, 113 << 23))
+                    .blend(0x7C00, h1a.compare(VectorOperators.GE, (127 + 16) << 23))
+                    .blend(0x7E00, h1a.compare(VectorOperators.GT, 0x7F800000))
+                    .or(h1b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+            h0.or(h1.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(out, outAt + o, ORDER);
         }
     }
 
