@@ -10,10 +10,10 @@ import java.lang.foreign.ValueLayout;
  * mean and sum add each block's losses in double into the workspace, then combine the block sums
  * pairwise and round once, so the result does not depend on the thread count.
  *
- * <p>In FLOAT, when self, target (and out, for none) lie densely in memory and weight and
- * posWeight are absent, dense or single values, a {@link DirectMath} loop reads and writes memory
- * in one pass; otherwise, and for the last elements of a block, rows of floats. Both compute each
- * loss with the same operations.
+ * <p>When self, target (and out, for none) lie densely in memory in the compute dtype and weight
+ * and posWeight are absent or single values of it (in FLOAT, dense too), a {@link DirectMath} loop
+ * reads and writes memory in one pass; otherwise, and for the last elements of a block, rows of
+ * floats. Both compute each loss with the same operations.
  */
 public final class BceWithLogitsKernel {
     private BceWithLogitsKernel() {}
@@ -33,10 +33,13 @@ public final class BceWithLogitsKernel {
         double sum = 0;
         if (direct) {
             done = len - len % DirectOperands.math().step();
-            sum = DirectOperands.math().bceWithLogits(DType.FLOAT, self.segment(), self.denseOffset(start),
-                    target.segment(), target.denseOffset(start), DirectOperands.segment(weight, 0, done),
-                    DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 1, done),
-                    DirectOperands.offset(posWeight, start), store ? out.segment() : null,
+            boolean f32 = compute == DType.FLOAT; // 16-bit: weights absent or one value, as FLOAT runs
+            sum = DirectOperands.math().bceWithLogits(compute, self.segment(), self.denseOffset(start),
+                    target.segment(), target.denseOffset(start),
+                    f32 ? DirectOperands.segment(weight, 0, done) : DirectOperands.repeated(weight, 0, done),
+                    f32 ? DirectOperands.offset(weight, start) : 0,
+                    f32 ? DirectOperands.segment(posWeight, 1, done) : DirectOperands.repeated(posWeight, 1, done),
+                    f32 ? DirectOperands.offset(posWeight, start) : 0, store ? out.segment() : null,
                     store ? out.denseOffset(start) : 0, done, store);
         }
         if (done < len) {
@@ -101,11 +104,12 @@ public final class BceWithLogitsKernel {
             DType compute, int reduction, StridedView out, MemorySegment workspace) {
         long n = self.numel();
         long blocks = Blocks.count(n);
-        boolean direct = compute == DType.FLOAT && DirectOperands.supported(DType.FLOAT)
-                && DirectOperands.dense(self, DType.FLOAT) && DirectOperands.dense(target, DType.FLOAT)
-                && (reduction != 0 || DirectOperands.dense(out, DType.FLOAT))
-                && DirectOperands.denseOrUniform(weight, DType.FLOAT)
-                && DirectOperands.denseOrUniform(posWeight, DType.FLOAT);
+        boolean direct = DirectOperands.supported(compute) && DirectOperands.dense(self, compute)
+                && DirectOperands.dense(target, compute) && (reduction != 0 || DirectOperands.dense(out, compute))
+                && (compute == DType.FLOAT
+                        ? DirectOperands.denseOrUniform(weight, compute) && DirectOperands.denseOrUniform(posWeight, compute)
+                        : DirectOperands.absentOrUniform(weight, compute)
+                                && DirectOperands.absentOrUniform(posWeight, compute));
         if (Parallel.serial(blocks, Blocks.SIZE)) { // a small call: no task object
             for (long b = 0; b < blocks; b++) {
                 block(b, direct, self, target, weight, posWeight, compute, reduction, out, workspace);

@@ -23,9 +23,8 @@ public interface DirectMath {
     int step();
 
     /**
-     * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward},
-     * {@link #bceWithLogits} and {@link #affine} (FLOAT only) and {@link #groupNormUpdate} (the
-     * 16-bit types).
+     * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward}
+     * and {@link #affine} (FLOAT only) and {@link #groupNormUpdate} (the 16-bit types).
      */
     boolean supports(DType dtype);
 
@@ -39,7 +38,9 @@ public interface DirectMath {
 
     /**
      * BCE-with-logits losses, as {@link BulkMath#bceWithLogits}: written to {@code out} when
-     * {@code store}, else their sum in double returned ({@code out} unused). FLOAT only.
+     * {@code store}, else their sum in double returned ({@code out} unused). {@code x}, {@code y}
+     * and {@code out} hold {@code dtype}; the weights {@code w} and {@code pw} are FLOAT, already
+     * rounded to {@code dtype}.
      */
     double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w, long wAt,
             MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n, boolean store);

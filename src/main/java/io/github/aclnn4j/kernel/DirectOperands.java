@@ -2,6 +2,7 @@ package io.github.aclnn4j.kernel;
 
 import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Where a {@link DirectMath} loop finds an operand: a dense view in its own memory; a uniform one
@@ -31,6 +32,11 @@ final class DirectOperands {
         return v == null || (v.dtype() == dtype && (v.isDense() || v.isUniform()));
     }
 
+    /** {@code v} is absent or uniform, and of {@code dtype}. */
+    static boolean absentOrUniform(StridedView v, DType dtype) {
+        return v == null || (v.dtype() == dtype && v.isUniform());
+    }
+
     /**
      * The memory holding FLOAT view {@code v}'s elements from {@code start} for {@code n} elements;
      * read it from {@link #offset}. {@code slot} (0 to 3) picks the scratch run for a uniform view;
@@ -40,12 +46,27 @@ final class DirectOperands {
         if (v != null && v.isDense()) {
             return v.segment();
         }
+        return repeated(v, slot, n);
+    }
+
+    /**
+     * An absent or uniform view {@code v} of any dtype as a FLOAT run of {@code n} elements: ones,
+     * or its value repeated in scratch slot {@code slot} (0 to 3); read it from offset 0.
+     */
+    static MemorySegment repeated(StridedView v, int slot, int n) {
         Scratch s = Scratch.get();
         if (v == null) {
             return s.ones32;
         }
         MemorySegment run = s.repeated[slot];
-        v.repeatFirstInto(run, n);
+        if (v.dtype() == DType.FLOAT) {
+            v.repeatFirstInto(run, n);
+        } else if (n > 0) { // the value widened once, then doubled up like repeatFirstInto's bytes
+            run.set(ValueLayout.JAVA_FLOAT, 0, v.get(0));
+            for (long filled = Float.BYTES, bytes = (long) n * Float.BYTES; filled < bytes; filled *= 2) {
+                MemorySegment.copy(run, 0, run, filled, Math.min(filled, bytes - filled));
+            }
+        }
         return run;
     }
 

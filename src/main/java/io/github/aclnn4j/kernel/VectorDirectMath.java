@@ -7,7 +7,9 @@ import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -35,6 +37,9 @@ final class VectorDirectMath implements DirectMath {
     private static final VectorSpecies<Double> D = VectorBulkMath.D;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+    /** Shorts as many as {@link #F}'s lanes, for widening 16-bit values lane for lane. */
+    private static final VectorSpecies<Short> S = VectorSpecies.of(short.class,
+            VectorShape.forBitSize(F.vectorBitSize() / 2));
     private static final long F_BYTES = (long) F.length() * Float.BYTES;
     private static final long FD_BYTES = (long) FD.length() * Float.BYTES;
     private static final float BCE_EPSILON = 1e-12f;
@@ -197,12 +202,42 @@ final class VectorDirectMath implements DirectMath {
     @Override
     public double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n, boolean store) {
-        if (dtype != DType.FLOAT) {
+        // The loss is far more work than any conversion: one loop for the three dtypes, whose
+        // loop-invariant branches the JIT unswitches or predicts. 16-bit lanes widen from a short
+        // vector of the same lane count, so each loss vector is computed once.
+        boolean f32 = dtype == DType.FLOAT;
+        boolean bf16 = dtype == DType.BF16;
+        if (!f32 && !bf16 && dtype != DType.FLOAT16) {
             throw unsupported(dtype);
         }
         DoubleVector acc = DoubleVector.zero(D);
-        for (long o = 0, end = 4L * n; o < end; o += F_BYTES) {
-            FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + o, ORDER);
+        for (long i = 0; i < n; i += F.length()) {
+            FloatVector xv;
+            FloatVector yv;
+            if (f32) {
+                xv = FloatVector.fromMemorySegment(F, x, xAt + 4 * i, ORDER);
+                yv = FloatVector.fromMemorySegment(F, y, yAt + 4 * i, ORDER);
+            } else {
+                IntVector xb = (IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2 * i, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
+                IntVector yb = (IntVector) ShortVector.fromMemorySegment(S, y, yAt + 2 * i, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
+                if (bf16) {
+                    xv = xb.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                    yv = yb.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                } else { // FLOAT16 to float as in preluF16
+                    IntVector xm = xb.and(0x7FFF);
+                    IntVector xs = xm.lanewise(VectorOperators.LSHL, 13);
+                    xv = xs.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                            .blend(xs.or(0x7F800000), xm.compare(VectorOperators.GE, 0x7C00))
+                            .or(xb.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                    IntVector ym = yb.and(0x7FFF);
+                    IntVector ys = ym.lanewise(VectorOperators.LSHL, 13);
+                    yv = ys.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                            .blend(ys.or(0x7F800000), ym.compare(VectorOperators.GE, 0x7C00))
+                            .or(yb.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+                }
+            }
             // exp and log1p exactly as VectorBulkMath#bceWholeVectors computes them (see there); JDK calls
             // only, as this graph is too large for the JIT to inline helpers
             FloatVector a = xv.abs().min(104f);
@@ -220,16 +255,33 @@ final class VectorDirectMath implements DirectMath {
             FloatVector series = s2.fma(1f / 15, 1f / 13).mul(s2).add(1f / 11).mul(s2).add(1f / 9).mul(s2)
                     .add(1f / 7).mul(s2).add(1f / 5).mul(s2).add(1f / 3).mul(s2).add(1f);
             FloatVector softplus = s.add(s).mul(series);
-            FloatVector yv = FloatVector.fromMemorySegment(F, y, yAt + o, ORDER);
-            FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + o, ORDER);
+            FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
             FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
             FloatVector c = yv.neg().add(1f).blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
-            FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + o, ORDER));
-            if (store) {
-                loss.intoMemorySegment(out, outAt + o, ORDER);
-            } else {
+            FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
+            if (!store) {
                 acc = acc.add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 0))
                         .add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 1));
+            } else if (f32) {
+                loss.intoMemorySegment(out, outAt + 4 * i, ORDER);
+            } else {
+                IntVector lb = loss.reinterpretAsInts();
+                IntVector bits;
+                if (bf16) { // nearest even, NaN as 0x7FC0, as in bceUniformBf16
+                    bits = lb.add(lb.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                            .blend(0x7FC00000, lb.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000))
+                            .lanewise(VectorOperators.LSHR, 16);
+                } else { // float to FLOAT16 as in preluF16
+                    IntVector la = lb.and(0x7FFFFFFF);
+                    bits = la.add(((15 - 127) << 23) + 0xFFF).add(la.lanewise(VectorOperators.LSHR, 13).and(1))
+                            .lanewise(VectorOperators.LSHR, 13)
+                            .blend(la.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                                    la.compare(VectorOperators.LT, 113 << 23))
+                            .blend(0x7C00, la.compare(VectorOperators.GE, (127 + 16) << 23))
+                            .blend(0x7E00, la.compare(VectorOperators.GT, 0x7F800000))
+                            .or(lb.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+                }
+                ((ShortVector) bits.convertShape(VectorOperators.I2S, S, 0)).intoMemorySegment(out, outAt + 2 * i, ORDER);
             }
         }
         if (store) {

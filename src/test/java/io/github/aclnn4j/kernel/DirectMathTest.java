@@ -170,20 +170,19 @@ class DirectMathTest {
         }
     }
 
-    @ParameterizedTest(name = "seed {0}")
-    @MethodSource("seeds")
-    void bceWithLogitsMatchesRows(long seed) {
-        DType dt = DType.FLOAT;
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("cases")
+    void bceWithLogitsMatchesRows(DType dt, long seed) {
         SplittableRandom rng = new SplittableRandom(seed);
         float[] x = values(rng, dt, -20, 20);
         float[] y = values(rng, dt, -0.5, 1.5); // targets outside [0, 1] too: terms of both signs
-        float[] w = values(rng, dt, 0, 2);
+        float[] w = values(rng, dt, 0, 2); // weights in FLOAT memory, rounded to dt as the kernel does
         float[] pw = values(rng, dt, -1, 3);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment xs = store(arena, dt, x, 4);
             MemorySegment ys = store(arena, dt, y, 0);
-            MemorySegment ws = store(arena, dt, w, 8);
-            MemorySegment pws = store(arena, dt, pw, 12);
+            MemorySegment ws = store(arena, DType.FLOAT, w, 8);
+            MemorySegment pws = store(arena, DType.FLOAT, pw, 12);
             MemorySegment out = arena.allocate(4L * N + 64);
             math.bceWithLogits(dt, xs, 4, ys, 0, ws, 8, pws, 12, out, 6, N, true);
             float[] rows = x.clone();
@@ -197,10 +196,6 @@ class DirectMathTest {
             }
             assertSum(rowSum, sum, magnitude, "BCE with logits Σ loss");
         }
-    }
-
-    static Stream<Long> seeds() {
-        return Stream.of(1L, 2L, 3L, 4L, 5L);
     }
 
     private static float[] filled(float v) {
