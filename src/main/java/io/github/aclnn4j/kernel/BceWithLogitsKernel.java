@@ -39,8 +39,8 @@ public final class BceWithLogitsKernel {
                     f32 ? DirectOperands.segment(weight, 0, done) : DirectOperands.repeated(weight, 0, done),
                     f32 ? DirectOperands.offset(weight, start) : 0,
                     f32 ? DirectOperands.segment(posWeight, 1, done) : DirectOperands.repeated(posWeight, 1, done),
-                    f32 ? DirectOperands.offset(posWeight, start) : 0, store ? out.segment() : null,
-                    store ? out.denseOffset(start) : 0, done, store);
+                    f32 ? DirectOperands.offset(posWeight, start) : 0,
+                    store ? out.segment() : Scratch.get().sink, store ? out.denseOffset(start) : 0, done);
         }
         if (done < len) {
             sum += rows(self, target, weight, posWeight, compute, store, out, start + done, len - done);
@@ -60,7 +60,7 @@ public final class BceWithLogitsKernel {
         float[] pw = weightRow(posWeight, start, len, compute, s.d, s);
         self.gather(start, x, len);
         target.gather(start, y, len);
-        double sum = BulkMath.INSTANCE.bceWithLogits(x, y, w, pw, len, store);
+        double sum = BulkMath.INSTANCE.bceWithLogits(x, y, w, pw, len);
         if (store) {
             out.scatter(start, x, len);
         }

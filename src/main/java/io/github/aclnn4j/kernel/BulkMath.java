@@ -24,11 +24,11 @@ public interface BulkMath {
     /**
      * The BCE-with-logits loss of each element, {@code ((1 − y)·x − (1 + (pw − 1)·y)·logσ(x))·w}
      * ({@code w}, {@code pw} rows of ones when absent: one code path keeps the vectors unboxed).
-     * Writes the losses over {@code x} when {@code store}, otherwise returns their sum in double.
+     * Writes the losses over {@code x} and returns their sum in double.
      * The Vector API version computes in fp32, as the spec asks (see VectorBulkMath); the scalar
      * one in double with StrictMath.
      */
-    double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n, boolean store);
+    double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n);
 
     /**
      * One PReLU row segment with weight {@code w}: {@code x[i] = x[i] > 0 ? g[i] : w·g[i]} in place,

@@ -37,13 +37,12 @@ public interface DirectMath {
             float scale, MemorySegment out, long outAt, int n);
 
     /**
-     * BCE-with-logits losses, as {@link BulkMath#bceWithLogits}: written to {@code out} when
-     * {@code store}, else their sum in double returned ({@code out} unused). {@code x}, {@code y}
-     * and {@code out} hold {@code dtype}; the weights {@code w} and {@code pw} are FLOAT, already
-     * rounded to {@code dtype}.
+     * BCE-with-logits losses, as {@link BulkMath#bceWithLogits}: written to {@code out} and their
+     * sum in double returned. {@code x}, {@code y} and {@code out} hold {@code dtype}; the weights
+     * {@code w} and {@code pw} are FLOAT, already rounded to {@code dtype}.
      */
     double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w, long wAt,
-            MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n, boolean store);
+            MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n);
 
     /**
      * {@code out = x > 0 ? g : w·g}, returning {@code Σ min(x, 0)·g}, as {@link BulkMath#preluRow}:

@@ -24,12 +24,12 @@ final class ScalarBulkMath implements BulkMath {
     }
 
     @Override
-    public double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n, boolean store) {
-        return bceWithLogits(x, y, w, pw, 0, n, store);
+    public double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n) {
+        return bceWithLogits(x, y, w, pw, 0, n);
     }
 
-    /** The loss of elements [from, to), as {@link #bceWithLogits(float[], float[], float[], float[], int, boolean)}. */
-    static double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int from, int to, boolean store) {
+    /** The loss of elements [from, to), as {@link #bceWithLogits(float[], float[], float[], float[], int)}. */
+    static double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int from, int to) {
         double sum = 0;
         for (int i = from; i < to; i++) {
             double xi = x[i];
@@ -39,11 +39,8 @@ final class ScalarBulkMath implements BulkMath {
             double p = pw[i];
             double loss = (1 - yi) * xi - (1 + (p - 1) * yi) * logSigmoid;
             loss *= w[i];
-            if (store) {
-                x[i] = (float) loss;
-            } else {
-                sum += loss;
-            }
+            x[i] = (float) loss;
+            sum += loss;
         }
         return sum;
     }

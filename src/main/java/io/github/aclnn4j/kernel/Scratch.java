@@ -32,6 +32,8 @@ final class Scratch {
     final MemorySegment[] repeated = new MemorySegment[4];
     /** An off-heap block of FLOAT 1.0, never written: an absent weight for the direct loops. */
     final MemorySegment ones32;
+    /** An off-heap block that loops which always store write to when only their sum is wanted. */
+    final MemorySegment sink;
 
     /** GroupNorm's per-row coefficients for one direct update call. */
     final float[] rowCoefficients = new float[GroupNormBackwardKernel.UPDATE_ROWS];
@@ -49,6 +51,7 @@ final class Scratch {
             repeated[i] = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
         }
         ones32 = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
+        sink = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
         for (long i = 0; i < Blocks.SIZE; i++) {
             ones32.setAtIndex(ValueLayout.JAVA_FLOAT, i, 1f);
         }

@@ -70,18 +70,16 @@ final class VectorBulkMath implements BulkMath {
     }
 
     @Override
-    public double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n, boolean store) {
+    public double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n) {
         int full = F.loopBound(n);
-        double sum = bceWholeVectors(x, y, w, pw, full, store);
+        double sum = bceWholeVectors(x, y, w, pw, full);
         if (full < n) { // the tail, padded to one vector (weight 0: padded lanes add exactly 0)
             int rest = n - full;
             float[][] tails = Scratch.get().tails;
             float[] tx = tail(x, full, rest, tails[0], 0f);
             sum += bceWholeVectors(tx, tail(y, full, rest, tails[1], 0f), tail(w, full, rest, tails[2], 0f),
-                    tail(pw, full, rest, tails[3], 1f), F.length(), store);
-            if (store) {
-                System.arraycopy(tx, 0, x, full, rest);
-            }
+                    tail(pw, full, rest, tails[3], 1f), F.length());
+            System.arraycopy(tx, 0, x, full, rest);
         }
         return sum;
     }
@@ -94,7 +92,7 @@ final class VectorBulkMath implements BulkMath {
      * [0, 1] and {@code pw ≥ 0} both terms are non-negative, so fp32 loses nothing to cancellation;
      * the {@code fma} keeps {@code c·x} exact.
      */
-    private static double bceWholeVectors(float[] x, float[] y, float[] w, float[] pw, int n, boolean store) {
+    private static double bceWholeVectors(float[] x, float[] y, float[] w, float[] pw, int n) {
         DoubleVector acc = DoubleVector.zero(D);
         for (int i = 0; i < n; i += F.length()) {
             FloatVector xv = FloatVector.fromArray(F, x, i);
@@ -121,15 +119,9 @@ final class VectorBulkMath implements BulkMath {
             FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
             FloatVector c = yv.neg().add(1f).blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromArray(F, w, i));
-            if (store) {
-                loss.intoArray(x, i);
-            } else {
-                acc = acc.add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 1));
-            }
-        }
-        if (store) {
-            return 0;
+            loss.intoArray(x, i); // both, with no branch: see VectorDirectMath's BCE-with-logits loops
+            acc = acc.add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 0))
+                    .add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 1));
         }
         double[] lanes = Scratch.get().lanes;
         acc.intoArray(lanes, 0);
