@@ -1,6 +1,8 @@
 package io.github.aclnn4j.robust;
 
+import static io.github.aclnn4j.acl.AclDataType.ACL_BF16;
 import static io.github.aclnn4j.acl.AclDataType.ACL_FLOAT;
+import static io.github.aclnn4j.acl.AclDataType.ACL_FLOAT16;
 import static io.github.aclnn4j.acl.AclDataType.ACL_INT64;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -32,10 +34,25 @@ import org.junit.jupiter.params.provider.MethodSource;
  * JVM, once Jazzer's agent has attached and re-instrumented the loaded classes (deoptimizing all
  * compiled code), C2 once recompiled BCE with logits' vector loop so that it boxed vectors
  * (368 bytes per call), a state that depends on what ran before.
+ *
+ * <p>{@link #MIXED} uses one operator as a long-lived program does: BCE with logits, mean and
+ * then none, in every dtype. Its loops once had a store-or-sum branch: the first none call after
+ * compiled means sent the loop back to unoptimized code, which boxes vectors (2 s for a call of
+ * 2^24 elements, megabytes allocated), until C2 had compiled it again: 3.7 MB per 512x512 call
+ * here, against about 350 bytes (the parallel hand-off) now.
  */
 class SmallCallAllocationTest {
     private static final int ROUND = 20_000;
     private static final int MAX_ROUNDS = 25;
+    static final String MIXED = "BCE with logits 512x512, mean then none, every dtype";
+    /** Side of {@link #MIXED}'s square: enough elements for both threads and the direct loops. */
+    private static final int SIDE = 512;
+    private static final int MIXED_CALLS = 1000;
+    /**
+     * Bytes a {@link #MIXED} call may allocate, on every thread: a call that goes parallel hands
+     * its job to the pool (a few hundred bytes); boxed vectors would take megabytes.
+     */
+    private static final long MIXED_BUDGET = 16 * 1024;
 
     private final AclrtStream stream = new AclrtStream();
 
@@ -120,11 +137,60 @@ class SmallCallAllocationTest {
         return perCall;
     }
 
+    /** {@code count} values 0.5 stored as {@code dtype}. */
+    private static Pointer halves(int dtype, int count) {
+        if (dtype == ACL_FLOAT) {
+            return ones(count);
+        }
+        short[] host = new short[count];
+        Arrays.fill(host, dtype == ACL_FLOAT16 ? Float.floatToFloat16(0.5f) : (short) 0x3F00);
+        return TestDevice.upload(host);
+    }
+
+    /**
+     * {@link #MIXED}: mean in each dtype until compiled, then none in each dtype; the largest bytes
+     * per call (all threads) of the none calls. Going from mean to none must not send the JIT back:
+     * deoptimized vector loops run in the interpreter or C1, which box every vector.
+     */
+    private long mixedBytesPerCall() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long worst = 0;
+        for (int reduction : new int[] {1, 0}) {
+            for (int dtype : new int[] {ACL_FLOAT, ACL_BF16, ACL_FLOAT16}) {
+                long[] workspaceSize = new long[1];
+                AclOpExecutor executor = new AclOpExecutor();
+                AclTensor out = reduction == 0 ? tensor(dtype, halves(dtype, SIDE * SIDE), SIDE, SIDE)
+                        : tensor(dtype, halves(dtype, 1), 1);
+                assertEquals(0, Aclnn.binaryCrossEntropyWithLogitsGetWorkspaceSize(
+                        tensor(dtype, halves(dtype, SIDE * SIDE), SIDE, SIDE),
+                        tensor(dtype, halves(dtype, SIDE * SIDE), SIDE, SIDE), null, null, reduction, out,
+                        workspaceSize, executor), Acl::getRecentErrMsg);
+                assertEquals(0, Acl.setAclOpExecutorRepeatable(executor), Acl::getRecentErrMsg);
+                Pointer workspace = workspaceSize[0] > 0 ? TestDevice.malloc(workspaceSize[0]) : new Pointer();
+                long before = threads.getTotalThreadAllocatedBytes();
+                for (int i = 0; i < MIXED_CALLS; i++) {
+                    launchAndSync(Aclnn::binaryCrossEntropyWithLogits, workspace, workspaceSize[0], executor);
+                }
+                if (reduction == 0) {
+                    worst = Math.max(worst, (threads.getTotalThreadAllocatedBytes() - before) / MIXED_CALLS);
+                }
+            }
+        }
+        return worst;
+    }
+
     /** The probe: measures the named call in this JVM and prints the bytes per call. */
     public static void main(String[] args) {
         SmallCallAllocationTest probe = new SmallCallAllocationTest();
         probe.init();
         try {
+            if (args[0].equals(MIXED)) {
+                long perCall = probe.mixedBytesPerCall();
+                System.out.println("bytes per call: " + (perCall <= MIXED_BUDGET ? 0 : perCall) + "\n"
+                        + "(measured " + perCall + ", budget " + MIXED_BUDGET + ")");
+                return;
+            }
             Arguments call = calls().filter(a -> a.get()[0].equals(args[0])).findFirst().orElseThrow();
             System.out.println("bytes per call: " + probe.bytesPerCall((Phase1) call.get()[1], (Phase2) call.get()[2]));
         } finally {
@@ -135,6 +201,16 @@ class SmallCallAllocationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("calls")
     void phaseTwoAllocatesNothing(String name, Phase1 phase1, Phase2 phase2) throws Exception {
+        assertProbeAllocatesNothing(name);
+    }
+
+    @org.junit.jupiter.api.Test
+    void mixedUseOfOneOperatorAllocatesNothing() throws Exception {
+        assertProbeAllocatesNothing(MIXED);
+    }
+
+    /** Runs {@link #main} in a fresh JVM for the named probe. */
+    private static void assertProbeAllocatesNothing(String name) throws Exception {
         java.util.List<String> command = new java.util.ArrayList<>();
         command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
