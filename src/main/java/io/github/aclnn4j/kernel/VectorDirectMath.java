@@ -15,20 +15,27 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * {@link DirectMath} on the Vector API: one loop method per operation and dtype.
  *
- * <p>16-bit elements are loaded as ints, two per lane, and split into the even elements (the low
- * halves) and the odd ones (the high halves): BFLOAT16 widens with a shift or a mask and narrows
- * with integer rounding, with no lane shuffles. FLOAT16, which the API cannot convert, goes the same
- * way with integer and float arithmetic (exact both ways, nearest even; NaN payloads are not kept).
- * Element-wise math does not mind that a vector holds every other element, as all operands of a
- * loop are split alike; sums add in another fixed order.
+ * <p>16-bit elements are widened in one of two ways. Most loops load them as ints, two per lane,
+ * and split them into the even elements (the low halves) and the odd ones (the high halves):
+ * BFLOAT16 widens with a shift or a mask and narrows with integer rounding, with no lane shuffles,
+ * and element-wise math does not mind that a vector holds every other element, as all operands of
+ * a loop are split alike (sums add in another fixed order). Loops with much per-element work (BCE
+ * with logits) or much FLOAT16 conversion (BCE backward and PReLU in FLOAT16) instead widen a
+ * short vector with as many lanes as the float vector, which halves the code of the loop body.
+ * FLOAT16, which the API cannot convert, is converted with integer and float arithmetic (exact both
+ * ways, nearest even; NaN payloads are not kept).
  *
- * <p>The JIT shapes this code. A method stops inlining its own (non-JDK) helpers once its graph
- * is large, and a vector that crosses a call that was not inlined is boxed, which costs more than
- * the math: so the 16-bit loops spell out their conversions with API calls only, which are always
- * inlined, while the FLOAT loops, far smaller, share the per-vector math in helpers; lane sums go
- * through an array, as {@code lane(i)} in a loop is not compiled to an extraction. FLOAT loops with
- * double math use {@link #FD} lanes, so that every float-double conversion is lane for lane; the
- * others run at full width, and the 16-bit ones sum in fp32 chunks that are widened once.
+ * <p>The JIT shapes this code. C2 turns a loop into plain vector instructions only while every
+ * vector operation in it is inlined and intrinsified; a vector that crosses a call that was not
+ * inlined, or a loop that runs deoptimized or was compiled past C2's node limits, is boxed, which
+ * costs far more than the math. So every loop spells out its math with API calls only (a method
+ * stops inlining its own helpers once its graph is large), loops do not branch on a mode (a branch
+ * first taken late sends the loop back to unoptimized code for seconds), and loop bodies stay
+ * small: in a JVM that had run every workload, the even/odd FLOAT16 PReLU loop, twice the code,
+ * was compiled so that it boxed (348 MB per call). Lane sums go through an array, as
+ * {@code lane(i)} in a loop is not compiled to an extraction. FLOAT loops with double math use
+ * {@link #FD} lanes, so that every float-double conversion is lane for lane; the others run at full
+ * width, and the 16-bit ones sum in fp32 chunks that are widened once.
  */
 final class VectorDirectMath implements DirectMath {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -41,6 +48,8 @@ final class VectorDirectMath implements DirectMath {
     private static final VectorSpecies<Short> S = VectorSpecies.of(short.class,
             VectorShape.forBitSize(F.vectorBitSize() / 2));
     private static final long F_BYTES = (long) F.length() * Float.BYTES;
+    /** Bytes of 16-bit elements per loop step of the FLOAT16 loops, which widen {@link #S} lanes. */
+    private static final long S_BYTES = (long) S.length() * Short.BYTES;
     private static final long FD_BYTES = (long) FD.length() * Float.BYTES;
     private static final float BCE_EPSILON = 1e-12f;
     private static final int HIGH = 0xFFFF0000;
@@ -59,27 +68,8 @@ final class VectorDirectMath implements DirectMath {
         return new IllegalArgumentException("no direct loop for " + dtype);
     }
 
-    private static FloatVector load(VectorSpecies<Float> species, MemorySegment s, long at) {
-        return FloatVector.fromMemorySegment(species, s, at, ORDER);
-    }
-
-    private static void store(FloatVector v, MemorySegment s, long at) {
-        v.intoMemorySegment(s, at, ORDER);
-    }
-
-    private static DoubleVector toDouble(FloatVector v) {
-        return (DoubleVector) v.convertShape(VectorOperators.F2D, D, 0);
-    }
-
-    private static FloatVector toFloat(DoubleVector v) {
-        return (FloatVector) v.convertShape(VectorOperators.D2F, FD, 0);
-    }
-
     // BCE backward ---------------------------------------------------------------------------------
 
-    private static FloatVector bce(FloatVector g, FloatVector x, FloatVector y, FloatVector w, float scale) {
-        return g.mul(x.sub(y)).div(x.neg().add(1f).mul(x).max(BCE_EPSILON)).mul(w).mul(scale);
-    }
 
     @Override
     public void bceBackward(DType dtype, MemorySegment g, long gAt, MemorySegment x, long xAt, MemorySegment y,
@@ -88,8 +78,12 @@ final class VectorDirectMath implements DirectMath {
             throw unsupported(dtype);
         }
         for (long o = 0, end = 4L * n; o < end; o += F_BYTES) {
-            store(bce(load(F, g, gAt + o), load(F, x, xAt + o), load(F, y, yAt + o), load(F, w, wAt + o), scale),
-                    out, outAt + o);
+            FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + o, ORDER);
+            FloatVector.fromMemorySegment(F, g, gAt + o, ORDER)
+                    .mul(xv.sub(FloatVector.fromMemorySegment(F, y, yAt + o, ORDER)))
+                    .div(xv.neg().add(1f).mul(xv).max(BCE_EPSILON))
+                    .mul(FloatVector.fromMemorySegment(F, w, wAt + o, ORDER)).mul(scale)
+                    .intoMemorySegment(out, outAt + o, ORDER);
         }
     }
 
@@ -109,7 +103,10 @@ final class VectorDirectMath implements DirectMath {
         FloatVector gv = FloatVector.broadcast(F, g);
         FloatVector wv = FloatVector.broadcast(F, w);
         for (long o = 0, end = 4L * n; o < end; o += F_BYTES) {
-            store(bce(gv, load(F, x, xAt + o), load(F, y, yAt + o), wv, scale), out, outAt + o);
+            FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + o, ORDER);
+            gv.mul(xv.sub(FloatVector.fromMemorySegment(F, y, yAt + o, ORDER)))
+                    .div(xv.neg().add(1f).mul(xv).max(BCE_EPSILON)).mul(wv).mul(scale)
+                    .intoMemorySegment(out, outAt + o, ORDER);
         }
     }
 
@@ -141,55 +138,32 @@ final class VectorDirectMath implements DirectMath {
             float scale, MemorySegment out, long outAt, int n) {
         FloatVector gv = FloatVector.broadcast(F, g);
         FloatVector wv = FloatVector.broadcast(F, w);
-        for (long o = 0, end = 2L * n; o < end; o += F_BYTES) {
-            IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
-            IntVector yp = IntVector.fromMemorySegment(I, y, yAt + o, ORDER);
-            IntVector xe = xp.and(0xFFFF);
-            IntVector xo = xp.lanewise(VectorOperators.LSHR, 16);
-            IntVector ye = yp.and(0xFFFF);
-            IntVector yo = yp.lanewise(VectorOperators.LSHR, 16);
-            // FLOAT16 to float and back as in preluF16
-            IntVector x0m = xe.and(0x7FFF);
-            IntVector x0s = x0m.lanewise(VectorOperators.LSHL, 13);
-            FloatVector x0 = x0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                    .blend(x0s.or(0x7F800000), x0m.compare(VectorOperators.GE, 0x7C00))
+        for (long o = 0, end = 2L * n; o < end; o += S_BYTES) {
+            IntVector xe = (IntVector) ShortVector.fromMemorySegment(S, x, xAt + o, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
+            IntVector xm = xe.and(0x7FFF);
+            IntVector xs = xm.lanewise(VectorOperators.LSHL, 13);
+            FloatVector xv = xs.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(xs.or(0x7F800000), xm.compare(VectorOperators.GE, 0x7C00))
                     .or(xe.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-            IntVector x1m = xo.and(0x7FFF);
-            IntVector x1s = x1m.lanewise(VectorOperators.LSHL, 13);
-            FloatVector x1 = x1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                    .blend(x1s.or(0x7F800000), x1m.compare(VectorOperators.GE, 0x7C00))
-                    .or(xo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-            IntVector y0m = ye.and(0x7FFF);
-            IntVector y0s = y0m.lanewise(VectorOperators.LSHL, 13);
-            FloatVector y0 = y0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                    .blend(y0s.or(0x7F800000), y0m.compare(VectorOperators.GE, 0x7C00))
+            IntVector ye = (IntVector) ShortVector.fromMemorySegment(S, y, yAt + o, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
+            IntVector ym = ye.and(0x7FFF);
+            IntVector ys = ym.lanewise(VectorOperators.LSHL, 13);
+            FloatVector yv = ys.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(ys.or(0x7F800000), ym.compare(VectorOperators.GE, 0x7C00))
                     .or(ye.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-            IntVector y1m = yo.and(0x7FFF);
-            IntVector y1s = y1m.lanewise(VectorOperators.LSHL, 13);
-            FloatVector y1 = y1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                    .blend(y1s.or(0x7F800000), y1m.compare(VectorOperators.GE, 0x7C00))
-                    .or(yo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-            FloatVector r0 = gv.mul(x0.sub(y0)).div(x0.neg().add(1f).mul(x0).max(BCE_EPSILON)).mul(wv).mul(scale);
-            FloatVector r1 = gv.mul(x1.sub(y1)).div(x1.neg().add(1f).mul(x1).max(BCE_EPSILON)).mul(wv).mul(scale);
-            IntVector h0b = r0.reinterpretAsInts();
-            IntVector h0a = h0b.and(0x7FFFFFFF);
-            IntVector h0 = h0a.add(((15 - 127) << 23) + 0xFFF).add(h0a.lanewise(VectorOperators.LSHR, 13).and(1))
+            FloatVector r = gv.mul(xv.sub(yv)).div(xv.neg().add(1f).mul(xv).max(BCE_EPSILON)).mul(wv).mul(scale);
+            IntVector rb = r.reinterpretAsInts();
+            IntVector ra = rb.and(0x7FFFFFFF);
+            IntVector h = ra.add(((15 - 127) << 23) + 0xFFF).add(ra.lanewise(VectorOperators.LSHR, 13).and(1))
                     .lanewise(VectorOperators.LSHR, 13)
-                    .blend(h0a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
-                            h0a.compare(VectorOperators.LT, 113 << 23))
-                    .blend(0x7C00, h0a.compare(VectorOperators.GE, (127 + 16) << 23))
-                    .blend(0x7E00, h0a.compare(VectorOperators.GT, 0x7F800000))
-                    .or(h0b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
-            IntVector h1b = r1.reinterpretAsInts();
-            IntVector h1a = h1b.and(0x7FFFFFFF);
-            IntVector h1 = h1a.add(((15 - 127) << 23) + 0xFFF).add(h1a.lanewise(VectorOperators.LSHR, 13).and(1))
-                    .lanewise(VectorOperators.LSHR, 13)
-                    .blend(h1a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
-                            h1a.compare(VectorOperators.LT, 113 << 23))
-                    .blend(0x7C00, h1a.compare(VectorOperators.GE, (127 + 16) << 23))
-                    .blend(0x7E00, h1a.compare(VectorOperators.GT, 0x7F800000))
-                    .or(h1b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
-            h0.or(h1.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(out, outAt + o, ORDER);
+                    .blend(ra.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                            ra.compare(VectorOperators.LT, 113 << 23))
+                    .blend(0x7C00, ra.compare(VectorOperators.GE, (127 + 16) << 23))
+                    .blend(0x7E00, ra.compare(VectorOperators.GT, 0x7F800000))
+                    .or(rb.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+            ((ShortVector) h.convertShape(VectorOperators.I2S, S, 0)).intoMemorySegment(out, outAt + o, ORDER);
         }
     }
 
@@ -373,10 +347,11 @@ final class VectorDirectMath implements DirectMath {
             long outAt, int n) {
         DoubleVector acc = DoubleVector.zero(D);
         for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
-            FloatVector xv = load(FD, x, xAt + o);
-            FloatVector gv = load(FD, g, gAt + o);
-            acc = toDouble(xv.min(0f)).fma(toDouble(gv), acc);
-            store(gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f)), out, outAt + o);
+            FloatVector xv = FloatVector.fromMemorySegment(FD, x, xAt + o, ORDER);
+            FloatVector gv = FloatVector.fromMemorySegment(FD, g, gAt + o, ORDER);
+            acc = ((DoubleVector) xv.min(0f).convertShape(VectorOperators.F2D, D, 0))
+                    .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0), acc);
+            gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f)).intoMemorySegment(out, outAt + o, ORDER);
         }
         double[] lanes = Scratch.get().lanes;
         acc.intoArray(lanes, 0);
@@ -423,67 +398,37 @@ final class VectorDirectMath implements DirectMath {
         DoubleVector acc = DoubleVector.zero(D);
         // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
         for (long chunk = 0, end = 2L * n; chunk < end; chunk += 2 * SUM_CHUNK) {
-            FloatVector acc0 = FloatVector.zero(F);
-            FloatVector acc1 = FloatVector.zero(F);
-            for (long o = chunk, stop = Math.min(end, chunk + 2 * SUM_CHUNK); o < stop; o += F_BYTES) {
-                IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
-                IntVector gp = IntVector.fromMemorySegment(I, g, gAt + o, ORDER);
-                IntVector xe = xp.and(0xFFFF);
-                IntVector xo = xp.lanewise(VectorOperators.LSHR, 16);
-                IntVector ge = gp.and(0xFFFF);
-                IntVector go = gp.lanewise(VectorOperators.LSHR, 16);
-                // FLOAT16 to float: exponent and significand moved up and rebiased by 2^112 (exact for
-                // subnormals too); exponent 31 (infinity, NaN) gets the float's all-ones exponent
-                IntVector x0m = xe.and(0x7FFF);
-                IntVector x0s = x0m.lanewise(VectorOperators.LSHL, 13);
-                FloatVector x0 = x0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                        .blend(x0s.or(0x7F800000), x0m.compare(VectorOperators.GE, 0x7C00))
+            FloatVector part = FloatVector.zero(F);
+            for (long o = chunk, stop = Math.min(end, chunk + 2 * SUM_CHUNK); o < stop; o += S_BYTES) {
+                IntVector xe = (IntVector) ShortVector.fromMemorySegment(S, x, xAt + o, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
+                IntVector xm = xe.and(0x7FFF);
+                IntVector xs = xm.lanewise(VectorOperators.LSHL, 13);
+                FloatVector xv = xs.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                        .blend(xs.or(0x7F800000), xm.compare(VectorOperators.GE, 0x7C00))
                         .or(xe.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-                IntVector x1m = xo.and(0x7FFF);
-                IntVector x1s = x1m.lanewise(VectorOperators.LSHL, 13);
-                FloatVector x1 = x1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                        .blend(x1s.or(0x7F800000), x1m.compare(VectorOperators.GE, 0x7C00))
-                        .or(xo.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-                IntVector g0m = ge.and(0x7FFF);
-                IntVector g0s = g0m.lanewise(VectorOperators.LSHL, 13);
-                FloatVector g0 = g0s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                        .blend(g0s.or(0x7F800000), g0m.compare(VectorOperators.GE, 0x7C00))
+                IntVector ge = (IntVector) ShortVector.fromMemorySegment(S, g, gAt + o, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
+                IntVector gm = ge.and(0x7FFF);
+                IntVector gs = gm.lanewise(VectorOperators.LSHL, 13);
+                FloatVector gv = gs.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                        .blend(gs.or(0x7F800000), gm.compare(VectorOperators.GE, 0x7C00))
                         .or(ge.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-                IntVector g1m = go.and(0x7FFF);
-                IntVector g1s = g1m.lanewise(VectorOperators.LSHL, 13);
-                FloatVector g1 = g1s.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
-                        .blend(g1s.or(0x7F800000), g1m.compare(VectorOperators.GE, 0x7C00))
-                        .or(go.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-                acc0 = x0.min(0f).fma(g0, acc0);
-                acc1 = x1.min(0f).fma(g1, acc1);
-                FloatVector r0 = g0.mul(w).blend(g0, x0.compare(VectorOperators.GT, 0f));
-                FloatVector r1 = g1.mul(w).blend(g1, x1.compare(VectorOperators.GT, 0f));
-                // float to FLOAT16, nearest even: integer rounding for normal results, a float addition
-                // of 0.5 (whose rounding lands on the FLOAT16 grid) for subnormal ones, then overflow and NaN
-                IntVector h0b = r0.reinterpretAsInts();
-                IntVector h0a = h0b.and(0x7FFFFFFF);
-                IntVector h0 = h0a.add(((15 - 127) << 23) + 0xFFF).add(h0a.lanewise(VectorOperators.LSHR, 13).and(1))
+                part = xv.min(0f).fma(gv, part);
+                FloatVector r = gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f));
+                IntVector rb = r.reinterpretAsInts();
+                IntVector ra = rb.and(0x7FFFFFFF);
+                IntVector h = ra.add(((15 - 127) << 23) + 0xFFF).add(ra.lanewise(VectorOperators.LSHR, 13).and(1))
                         .lanewise(VectorOperators.LSHR, 13)
-                        .blend(h0a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
-                                h0a.compare(VectorOperators.LT, 113 << 23))
-                        .blend(0x7C00, h0a.compare(VectorOperators.GE, (127 + 16) << 23))
-                        .blend(0x7E00, h0a.compare(VectorOperators.GT, 0x7F800000))
-                        .or(h0b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
-                IntVector h1b = r1.reinterpretAsInts();
-                IntVector h1a = h1b.and(0x7FFFFFFF);
-                IntVector h1 = h1a.add(((15 - 127) << 23) + 0xFFF).add(h1a.lanewise(VectorOperators.LSHR, 13).and(1))
-                        .lanewise(VectorOperators.LSHR, 13)
-                        .blend(h1a.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
-                                h1a.compare(VectorOperators.LT, 113 << 23))
-                        .blend(0x7C00, h1a.compare(VectorOperators.GE, (127 + 16) << 23))
-                        .blend(0x7E00, h1a.compare(VectorOperators.GT, 0x7F800000))
-                        .or(h1b.lanewise(VectorOperators.LSHR, 16).and(0x8000));
-                h0.or(h1.lanewise(VectorOperators.LSHL, 16)).intoMemorySegment(out, outAt + o, ORDER);
+                        .blend(ra.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(126 << 23),
+                                ra.compare(VectorOperators.LT, 113 << 23))
+                        .blend(0x7C00, ra.compare(VectorOperators.GE, (127 + 16) << 23))
+                        .blend(0x7E00, ra.compare(VectorOperators.GT, 0x7F800000))
+                        .or(rb.lanewise(VectorOperators.LSHR, 16).and(0x8000));
+                ((ShortVector) h.convertShape(VectorOperators.I2S, S, 0)).intoMemorySegment(out, outAt + o, ORDER);
             }
-            acc = acc.add((DoubleVector) acc0.convertShape(VectorOperators.F2D, D, 0))
-                    .add((DoubleVector) acc0.convertShape(VectorOperators.F2D, D, 1))
-                    .add((DoubleVector) acc1.convertShape(VectorOperators.F2D, D, 0))
-                    .add((DoubleVector) acc1.convertShape(VectorOperators.F2D, D, 1));
+            acc = acc.add((DoubleVector) part.convertShape(VectorOperators.F2D, D, 0))
+                    .add((DoubleVector) part.convertShape(VectorOperators.F2D, D, 1));
         }
         double[] lanes = Scratch.get().lanes;
         acc.intoArray(lanes, 0);
@@ -510,9 +455,12 @@ final class VectorDirectMath implements DirectMath {
             DoubleVector sum = DoubleVector.zero(D);
             DoubleVector dot = DoubleVector.zero(D);
             for (long o = 4L * rowLength * r, end = o + 4L * n; o < end; o += FD_BYTES) {
-                DoubleVector ad = toDouble(load(FD, a, aAt + o));
+                DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aAt + o, ORDER)
+                        .convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bAt + o, ORDER)
+                        .convertShape(VectorOperators.F2D, D, 0);
                 sum = sum.add(ad);
-                dot = ad.fma(toDouble(load(FD, b, bAt + o)), dot);
+                dot = ad.fma(bd, dot);
             }
             sum.intoArray(lanes, 0);
             sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(lanes));
@@ -628,9 +576,12 @@ final class VectorDirectMath implements DirectMath {
             throw unsupported(dtype);
         }
         for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
-            DoubleVector r = toDouble(load(FD, a, aAt + o)).mul(ca).add(toDouble(load(FD, b, bAt + o)).mul(cb))
-                    .add(bias);
-            store(toFloat(r), out, outAt + o);
+            DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aAt + o, ORDER)
+                    .convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bAt + o, ORDER)
+                    .convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector r = ad.mul(ca).add(bd.mul(cb)).add(bias);
+            ((FloatVector) r.convertShape(VectorOperators.D2F, FD, 0)).intoMemorySegment(out, outAt + o, ORDER);
         }
     }
 
