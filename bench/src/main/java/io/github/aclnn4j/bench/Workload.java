@@ -222,6 +222,16 @@ public final class Workload implements AutoCloseable {
         }
     }
 
+    /** The ACL dtype code of FLOAT, BFLOAT16 or FLOAT16, as {@link #dtypeName} spells them. */
+    public static int dtypeCode(String name) {
+        return switch (name) {
+            case "FLOAT" -> ACL_FLOAT;
+            case "FLOAT16" -> ACL_FLOAT16;
+            case "BFLOAT16" -> ACL_BF16;
+            default -> throw new IllegalArgumentException("not FLOAT, BFLOAT16 or FLOAT16: " + name);
+        };
+    }
+
     public static String dtypeName(int dtype) {
         return switch (dtype) {
             case ACL_FLOAT -> "FLOAT";

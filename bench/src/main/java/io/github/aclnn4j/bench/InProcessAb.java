@@ -1,0 +1,73 @@
+package io.github.aclnn4j.bench;
+
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Two builds of aclnn4j in one JVM, each in a class loader of its own, running one workload in
+ * alternating 250 ms slices: on a shared, noisy machine this resolves differences of 10% that
+ * separate runs cannot, since both builds see the same moments of the machine. Prints the median
+ * and the 10th and 90th percentiles of the calls after the first quarter of slices (warm-up).
+ *
+ * <p>Only for builds that use the same vector shapes: the JDK's Vector API classes are shared
+ * between the loaders, and two shapes of one element type pollute each other's JIT profiles (one
+ * such pair ran 4x slower here than either alone). Compare in fresh JVMs otherwise.
+ *
+ * <p>{@code ./aclnn4j bench ab OLD.jar NEW.jar KIND DTYPE [SLICES]}, with KIND a
+ * {@link Workload.Kind} name and DTYPE FLOAT, BFLOAT16 or FLOAT16.
+ */
+public final class InProcessAb {
+    private static final long SLICE_NANOS = 250_000_000L;
+
+    private InProcessAb() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 4) {
+            System.err.println("usage: InProcessAb OLD.jar NEW.jar KIND DTYPE [SLICES]");
+            System.exit(2);
+        }
+        int slices = args.length > 4 ? Integer.parseInt(args[4]) : 40;
+        URL bench = InProcessAb.class.getProtectionDomain().getCodeSource().getLocation();
+        String[] names = {"old", "new"};
+        Object[] workloads = new Object[2];
+        Method[] runs = new Method[2];
+        for (int v = 0; v < 2; v++) {
+            // The build's jar first: its aclnn4j classes win over the copies shaded into the bench jar.
+            ClassLoader loader = new URLClassLoader(new URL[] {Path.of(args[v]).toUri().toURL(), bench},
+                    ClassLoader.getPlatformClassLoader());
+            Class<?> workload = loader.loadClass(Workload.class.getName());
+            Class<?> kind = loader.loadClass(Workload.Kind.class.getName());
+            workload.getMethod("initRuntime").invoke(null);
+            int dtype = (int) workload.getMethod("dtypeCode", String.class).invoke(null, args[3]);
+            Object k = kind.getMethod("valueOf", String.class).invoke(null, args[2]);
+            workloads[v] = workload.getMethod("create", kind, int.class).invoke(null, k, dtype);
+            runs[v] = workload.getMethod("run");
+        }
+        List<List<Long>> nanos = List.of(new ArrayList<>(), new ArrayList<>());
+        for (int s = 0; s < slices; s++) {
+            for (int v = 0; v < 2; v++) {
+                long end = System.nanoTime() + SLICE_NANOS;
+                while (System.nanoTime() < end) {
+                    long start = System.nanoTime();
+                    runs[v].invoke(workloads[v]);
+                    if (s >= slices / 4) {
+                        nanos.get(v).add(System.nanoTime() - start);
+                    }
+                }
+            }
+        }
+        for (int v = 0; v < 2; v++) {
+            List<Long> t = nanos.get(v);
+            Collections.sort(t);
+            System.out.printf(Locale.ROOT, "%s %s %s: median %.3f ms, p10 %.3f, p90 %.3f (%d calls)%n", names[v],
+                    args[2], args[3], t.get(t.size() / 2) / 1e6, t.get(t.size() / 10) / 1e6,
+                    t.get(t.size() * 9 / 10) / 1e6, t.size());
+        }
+    }
+}
