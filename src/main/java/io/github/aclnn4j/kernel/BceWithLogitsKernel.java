@@ -33,14 +33,11 @@ public final class BceWithLogitsKernel {
         double sum = 0;
         if (direct) {
             done = len - len % DirectOperands.math().step();
-            boolean f32 = compute == DType.FLOAT; // 16-bit: weights absent or one value, as FLOAT runs
             sum = DirectOperands.math().bceWithLogits(compute, self.segment(), self.denseOffset(start),
-                    target.segment(), target.denseOffset(start),
-                    f32 ? DirectOperands.segment(weight, 0, done) : DirectOperands.repeated(weight, 0, done),
-                    f32 ? DirectOperands.offset(weight, start) : 0,
-                    f32 ? DirectOperands.segment(posWeight, 1, done) : DirectOperands.repeated(posWeight, 1, done),
-                    f32 ? DirectOperands.offset(posWeight, start) : 0,
-                    store ? out.segment() : Scratch.get().sink, store ? out.denseOffset(start) : 0, done);
+                    target.segment(), target.denseOffset(start), DirectOperands.segment(weight, 0, done),
+                    DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 1, done),
+                    DirectOperands.offset(posWeight, start), store ? out.segment() : Scratch.get().sink,
+                    store ? out.denseOffset(start) : 0, done);
         }
         if (done < len) {
             sum += rows(self, target, weight, posWeight, compute, store, out, start + done, len - done);

@@ -38,22 +38,25 @@ final class DirectOperands {
     }
 
     /**
-     * The memory holding FLOAT view {@code v}'s elements from {@code start} for {@code n} elements;
-     * read it from {@link #offset}. {@code slot} (0 to 3) picks the scratch run for a uniform view;
-     * an absent view reads as ones.
+     * Memory holding view {@code v}'s elements from {@code start} for {@code n} elements as FLOAT;
+     * read it from {@link #offset}. A dense FLOAT view is read in place; an absent view reads as
+     * ones, and a uniform one of any dtype as its value widened and repeated in the scratch run
+     * that {@code slot} (0 to 3) picks.
      */
     static MemorySegment segment(StridedView v, int slot, int n) {
-        if (v != null && v.isDense()) {
-            return v.segment();
-        }
-        return repeated(v, slot, n);
+        return inPlace(v) ? v.segment() : repeated(v, slot, n);
     }
 
-    /**
-     * An absent or uniform view {@code v} of any dtype as a FLOAT run of {@code n} elements: ones,
-     * or its value repeated in scratch slot {@code slot} (0 to 3); read it from offset 0.
-     */
-    static MemorySegment repeated(StridedView v, int slot, int n) {
+    /** The byte offset that goes with {@link #segment}. */
+    static long offset(StridedView v, long start) {
+        return inPlace(v) ? v.denseOffset(start) : 0;
+    }
+
+    private static boolean inPlace(StridedView v) {
+        return v != null && v.dtype() == DType.FLOAT && v.isDense();
+    }
+
+    private static MemorySegment repeated(StridedView v, int slot, int n) {
         Scratch s = Scratch.get();
         if (v == null) {
             return s.ones32;
@@ -70,8 +73,4 @@ final class DirectOperands {
         return run;
     }
 
-    /** The byte offset that goes with {@link #segment}. */
-    static long offset(StridedView v, long start) {
-        return v != null && v.isDense() ? v.denseOffset(start) : 0;
-    }
 }
