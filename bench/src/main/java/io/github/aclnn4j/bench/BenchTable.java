@@ -30,7 +30,6 @@ import java.util.concurrent.CountDownLatch;
  * up to twice as slow depending on what ran before it.
  */
 public final class BenchTable {
-    private static final int[] DTYPES = {AclDataType.ACL_FLOAT, AclDataType.ACL_BF16, AclDataType.ACL_FLOAT16};
     /** Compiled only by the torch210 profile, which also puts the libtorch jars on the class path. */
     private static final String TORCH210 = "io.github.aclnn4j.bench.Torch210Bench";
     /** The first argument of a child JVM that measures one row. */
@@ -63,7 +62,7 @@ public final class BenchTable {
                 + (with210 ? " PyTorch 2.10 ms | PyTorch 2.10 / aclnn4j |" : ""));
         System.out.println("|---|---|---|---:|---:|---:|---:|---:|" + (with210 ? "---:|---:|" : ""));
         for (Workload.Kind kind : Workload.Kind.values()) {
-            for (int dtype : DTYPES) {
+            for (int dtype : Workload.DTYPES) {
                 if (kind == Workload.Kind.BCE_BACKWARD_2X2 && dtype != AclDataType.ACL_FLOAT) {
                     continue;
                 }

@@ -1,6 +1,5 @@
 package io.github.aclnn4j.bench;
 
-import io.github.aclnn4j.acl.AclDataType;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 
@@ -21,7 +20,6 @@ public final class LongRun {
         Workload.initRuntime();
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        int[] dtypes = {AclDataType.ACL_FLOAT, AclDataType.ACL_BF16, AclDataType.ACL_FLOAT16};
         System.out.println("| pass | operator | dtype | ms per call | bytes per call |");
         System.out.println("|---:|---|---|---:|---:|");
         for (int pass = 1; pass <= passes; pass++) {
@@ -29,7 +27,7 @@ public final class LongRun {
                 if (kind == Workload.Kind.BCE_BACKWARD_2X2) {
                     continue;
                 }
-                for (int dtype : dtypes) {
+                for (int dtype : Workload.DTYPES) {
                     try (Workload w = Workload.create(kind, dtype)) {
                         long start = System.nanoTime();
                         while (System.nanoTime() - start < ms * 500_000L) {

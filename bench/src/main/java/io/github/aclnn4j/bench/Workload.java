@@ -27,6 +27,9 @@ import java.util.SplittableRandom;
  */
 public final class Workload implements AutoCloseable {
     /** The workloads, with the sizes of the issue. */
+    /** The dtypes every workload runs in, in table order. */
+    static final int[] DTYPES = {ACL_FLOAT, ACL_BF16, ACL_FLOAT16};
+
     public enum Kind {
         BCE_BACKWARD_MEAN("BCE backward mean", "2^24"),
         BCE_LOGITS_NONE("BCE-with-logits none", "2^24"),
