@@ -7,8 +7,9 @@ import java.lang.foreign.ValueLayout;
 /**
  * BinaryCrossEntropyWithLogits: {@code loss = ((1 − y)·x − (1 + (pw − 1)·y)·logσ(x)) · w} with the
  * overflow-free {@code logσ(x) = min(x, 0) − log1p(exp(−|x|))}. Reduction none writes the losses;
- * mean and sum add each block's losses in double into the workspace, then combine the block sums
- * pairwise and round once, so the result does not depend on the thread count.
+ * mean and sum add each block's losses into the workspace (the vector kernels in fp32 lanes over
+ * 128 elements, then in double; the scalar ones in double), then combine the block sums pairwise
+ * and round once, so the result does not depend on the thread count.
  *
  * <p>When self, target (and out, for none) lie densely in memory in the compute dtype and weight
  * and posWeight are absent or single values of it (in FLOAT, dense too), a {@link DirectMath} loop

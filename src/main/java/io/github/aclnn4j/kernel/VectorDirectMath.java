@@ -172,6 +172,7 @@ final class VectorDirectMath implements DirectMath {
     private static final float LOG2E = 1.44269504f;
     private static final float LN2_HI = 0.693145752f;
     private static final float LN2_LO = 1.42860677e-6f;
+    private static final int LOSS_CHUNK = VectorBulkMath.LOSS_CHUNK;
 
     @Override
     public double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
@@ -184,14 +185,17 @@ final class VectorDirectMath implements DirectMath {
         };
     }
 
-    // One loop per dtype, each storing and summing every loss without a branch: a loop that mixed
-    // dtypes or modes was compiled, once all its branches had been profiled, into code that boxed
-    // its vectors (measured: 2 s instead of 9 ms for 2^24 elements). 16-bit values widen from a
-    // short vector with as many lanes as the float vector, so each loss vector is computed once.
+    // One loop per dtype, each storing and summing every loss without a mode branch: a loop that
+    // mixed dtypes or modes was compiled, once all its branches had been profiled, into code that
+    // boxed its vectors (measured: 2 s instead of 9 ms for 2^24 elements). Its one branch, moving
+    // a LOSS_CHUNK's fp32 sums into double, is taken at the last vector of every call, so no call
+    // finds it unprofiled. 16-bit values widen from a short vector with as many lanes as the float
+    // vector, so each loss vector is computed once.
 
     private static double bceWithLogitsF32(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
         DoubleVector acc = DoubleVector.zero(D);
+        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
         for (long i = 0; i < n; i += F.length()) {
             FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + 4 * i, ORDER);
             FloatVector yv = FloatVector.fromMemorySegment(F, y, yAt + 4 * i, ORDER);
@@ -201,22 +205,30 @@ final class VectorDirectMath implements DirectMath {
             FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
             FloatVector r = kf.neg().fma(FloatVector.broadcast(F, LN2_HI), a);
             FloatVector t = kf.neg().fma(FloatVector.broadcast(F, LN2_LO), r).neg();
-            FloatVector p = t.fma(1f / 5040, 1f / 720).mul(t).add(1f / 120).mul(t).add(1f / 24).mul(t)
-                    .add(1f / 6).mul(t).add(0.5f).mul(t).add(1f).mul(t).add(1f);
+            FloatVector p = t.fma(1f / 5040, 1f / 720).fma(t, FloatVector.broadcast(F, 1f / 120))
+                    .fma(t, FloatVector.broadcast(F, 1f / 24)).fma(t, FloatVector.broadcast(F, 1f / 6))
+                    .fma(t, FloatVector.broadcast(F, 0.5f)).fma(t, FloatVector.broadcast(F, 1f))
+                    .fma(t, FloatVector.broadcast(F, 1f));
             IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
             FloatVector e = p.mul(kHalf.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
                     .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
             FloatVector s = e.div(e.add(2f));
             FloatVector s2 = s.mul(s);
-            FloatVector series = s2.fma(1f / 15, 1f / 13).mul(s2).add(1f / 11).mul(s2).add(1f / 9).mul(s2)
-                    .add(1f / 7).mul(s2).add(1f / 5).mul(s2).add(1f / 3).mul(s2).add(1f);
+            FloatVector series = s2.fma(1f / 15, 1f / 13).fma(s2, FloatVector.broadcast(F, 1f / 11))
+                    .fma(s2, FloatVector.broadcast(F, 1f / 9)).fma(s2, FloatVector.broadcast(F, 1f / 7))
+                    .fma(s2, FloatVector.broadcast(F, 1f / 5)).fma(s2, FloatVector.broadcast(F, 1f / 3))
+                    .fma(s2, FloatVector.broadcast(F, 1f));
             FloatVector softplus = s.add(s).mul(series);
             FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
             FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
             FloatVector c = yv.neg().add(1f).blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
-            acc = acc.add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 0))
-                    .add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 1));
+            chunk = chunk.add(loss);
+            if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
+                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                chunk = FloatVector.zero(F);
+            }
             loss.intoMemorySegment(out, outAt + 4 * i, ORDER);
         }
         double[] lanes = Scratch.get().lanes;
@@ -227,6 +239,7 @@ final class VectorDirectMath implements DirectMath {
     private static double bceWithLogitsBf16(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
         DoubleVector acc = DoubleVector.zero(D);
+        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
         for (long i = 0; i < n; i += F.length()) {
             FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2 * i, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
@@ -240,22 +253,30 @@ final class VectorDirectMath implements DirectMath {
             FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
             FloatVector r = kf.neg().fma(FloatVector.broadcast(F, LN2_HI), a);
             FloatVector t = kf.neg().fma(FloatVector.broadcast(F, LN2_LO), r).neg();
-            FloatVector p = t.fma(1f / 5040, 1f / 720).mul(t).add(1f / 120).mul(t).add(1f / 24).mul(t)
-                    .add(1f / 6).mul(t).add(0.5f).mul(t).add(1f).mul(t).add(1f);
+            FloatVector p = t.fma(1f / 5040, 1f / 720).fma(t, FloatVector.broadcast(F, 1f / 120))
+                    .fma(t, FloatVector.broadcast(F, 1f / 24)).fma(t, FloatVector.broadcast(F, 1f / 6))
+                    .fma(t, FloatVector.broadcast(F, 0.5f)).fma(t, FloatVector.broadcast(F, 1f))
+                    .fma(t, FloatVector.broadcast(F, 1f));
             IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
             FloatVector e = p.mul(kHalf.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
                     .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
             FloatVector s = e.div(e.add(2f));
             FloatVector s2 = s.mul(s);
-            FloatVector series = s2.fma(1f / 15, 1f / 13).mul(s2).add(1f / 11).mul(s2).add(1f / 9).mul(s2)
-                    .add(1f / 7).mul(s2).add(1f / 5).mul(s2).add(1f / 3).mul(s2).add(1f);
+            FloatVector series = s2.fma(1f / 15, 1f / 13).fma(s2, FloatVector.broadcast(F, 1f / 11))
+                    .fma(s2, FloatVector.broadcast(F, 1f / 9)).fma(s2, FloatVector.broadcast(F, 1f / 7))
+                    .fma(s2, FloatVector.broadcast(F, 1f / 5)).fma(s2, FloatVector.broadcast(F, 1f / 3))
+                    .fma(s2, FloatVector.broadcast(F, 1f));
             FloatVector softplus = s.add(s).mul(series);
             FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
             FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
             FloatVector c = yv.neg().add(1f).blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
-            acc = acc.add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 0))
-                    .add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 1));
+            chunk = chunk.add(loss);
+            if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
+                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                chunk = FloatVector.zero(F);
+            }
             IntVector lb = loss.reinterpretAsInts(); // nearest even, NaN as 0x7FC0, as in bceUniformBf16
             IntVector bits = lb.add(lb.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
                     .blend(0x7FC00000, lb.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000))
@@ -270,6 +291,7 @@ final class VectorDirectMath implements DirectMath {
     private static double bceWithLogitsF16(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
         DoubleVector acc = DoubleVector.zero(D);
+        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
         for (long i = 0; i < n; i += F.length()) {
             IntVector xb = (IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2 * i, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
@@ -292,22 +314,30 @@ final class VectorDirectMath implements DirectMath {
             FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
             FloatVector r = kf.neg().fma(FloatVector.broadcast(F, LN2_HI), a);
             FloatVector t = kf.neg().fma(FloatVector.broadcast(F, LN2_LO), r).neg();
-            FloatVector p = t.fma(1f / 5040, 1f / 720).mul(t).add(1f / 120).mul(t).add(1f / 24).mul(t)
-                    .add(1f / 6).mul(t).add(0.5f).mul(t).add(1f).mul(t).add(1f);
+            FloatVector p = t.fma(1f / 5040, 1f / 720).fma(t, FloatVector.broadcast(F, 1f / 120))
+                    .fma(t, FloatVector.broadcast(F, 1f / 24)).fma(t, FloatVector.broadcast(F, 1f / 6))
+                    .fma(t, FloatVector.broadcast(F, 0.5f)).fma(t, FloatVector.broadcast(F, 1f))
+                    .fma(t, FloatVector.broadcast(F, 1f));
             IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
             FloatVector e = p.mul(kHalf.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
                     .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
             FloatVector s = e.div(e.add(2f));
             FloatVector s2 = s.mul(s);
-            FloatVector series = s2.fma(1f / 15, 1f / 13).mul(s2).add(1f / 11).mul(s2).add(1f / 9).mul(s2)
-                    .add(1f / 7).mul(s2).add(1f / 5).mul(s2).add(1f / 3).mul(s2).add(1f);
+            FloatVector series = s2.fma(1f / 15, 1f / 13).fma(s2, FloatVector.broadcast(F, 1f / 11))
+                    .fma(s2, FloatVector.broadcast(F, 1f / 9)).fma(s2, FloatVector.broadcast(F, 1f / 7))
+                    .fma(s2, FloatVector.broadcast(F, 1f / 5)).fma(s2, FloatVector.broadcast(F, 1f / 3))
+                    .fma(s2, FloatVector.broadcast(F, 1f));
             FloatVector softplus = s.add(s).mul(series);
             FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
             FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
             FloatVector c = yv.neg().add(1f).blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
-            acc = acc.add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 0))
-                    .add((DoubleVector) loss.convertShape(VectorOperators.F2D, D, 1));
+            chunk = chunk.add(loss);
+            if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
+                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                chunk = FloatVector.zero(F);
+            }
             IntVector lb = loss.reinterpretAsInts();
             IntVector la = lb.and(0x7FFFFFFF);
             IntVector bits = la.add(((15 - 127) << 23) + 0xFFF).add(la.lanewise(VectorOperators.LSHR, 13).and(1))
