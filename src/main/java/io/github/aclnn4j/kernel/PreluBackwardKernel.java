@@ -59,7 +59,11 @@ public final class PreluBackwardKernel {
             StridedView gradWeight, Layout layout, MemorySegment workspace) {
         long weights = layout.weights;
         float[] w = Scratch.get().weights((int) weights); // read by the workers while this thread waits
-        weight.gather(0, w, (int) weights);
+        // Element by element, not gather(): code that runs once per call stays interpreted or
+        // C1-compiled for seconds, and the vector rows of a gather box every vector there.
+        for (int k = 0; k < weights; k++) {
+            w[k] = weight.get(k);
+        }
         DType dt = gradInput.dtype();
         boolean direct = DirectOperands.supported(dt) && DirectOperands.dense(self, dt)
                 && DirectOperands.dense(grad, dt) && gradInput.isDense();

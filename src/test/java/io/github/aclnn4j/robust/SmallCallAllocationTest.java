@@ -54,6 +54,9 @@ class SmallCallAllocationTest {
      */
     private static final long MIXED_BUDGET = 16 * 1024;
 
+    static final String PRELU_WEIGHTS = "PReLU backward 2x2048x64 BFLOAT16, 2048 weights";
+    private static final int PRELU_CALLS = 200;
+
     private final AclrtStream stream = new AclrtStream();
 
     private void init() {
@@ -180,13 +183,43 @@ class SmallCallAllocationTest {
         return worst;
     }
 
+    /**
+     * {@link #PRELU_WEIGHTS}: bytes per call (all threads) of the first calls of a fresh JVM. Code
+     * that runs once per call, like the gather of the weights, stays interpreted or C1-compiled for
+     * seconds; Vector API code there boxes every vector (it took 8 bytes per BFLOAT16 weight).
+     */
+    private long preluWeightsBytesPerCall() {
+        long[] workspaceSize = new long[1];
+        AclOpExecutor executor = new AclOpExecutor();
+        int channels = 2048;
+        int numel = 2 * channels * 64;
+        assertEquals(0, Aclnn.preluBackwardGetWorkspaceSize(tensor(ACL_BF16, halves(ACL_BF16, numel), 2, channels, 64),
+                tensor(ACL_BF16, halves(ACL_BF16, numel), 2, channels, 64),
+                tensor(ACL_BF16, halves(ACL_BF16, channels), channels),
+                tensor(ACL_BF16, halves(ACL_BF16, numel), 2, channels, 64),
+                tensor(ACL_BF16, halves(ACL_BF16, channels), channels), workspaceSize, executor),
+                Acl::getRecentErrMsg);
+        assertEquals(0, Acl.setAclOpExecutorRepeatable(executor), Acl::getRecentErrMsg);
+        Pointer workspace = workspaceSize[0] > 0 ? TestDevice.malloc(workspaceSize[0]) : new Pointer();
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < PRELU_CALLS; i++) { // the hot loops reach C2
+            launchAndSync(Aclnn::preluBackward, workspace, workspaceSize[0], executor);
+        }
+        long before = threads.getTotalThreadAllocatedBytes();
+        for (int i = 0; i < PRELU_CALLS; i++) {
+            launchAndSync(Aclnn::preluBackward, workspace, workspaceSize[0], executor);
+        }
+        return (threads.getTotalThreadAllocatedBytes() - before) / PRELU_CALLS;
+    }
+
     /** The probe: measures the named call in this JVM and prints the bytes per call. */
     public static void main(String[] args) {
         SmallCallAllocationTest probe = new SmallCallAllocationTest();
         probe.init();
         try {
-            if (args[0].equals(MIXED)) {
-                long perCall = probe.mixedBytesPerCall();
+            if (args[0].equals(MIXED) || args[0].equals(PRELU_WEIGHTS)) {
+                long perCall = args[0].equals(MIXED) ? probe.mixedBytesPerCall() : probe.preluWeightsBytesPerCall();
                 System.out.println("bytes per call: " + (perCall <= MIXED_BUDGET ? 0 : perCall) + "\n"
                         + "(measured " + perCall + ", budget " + MIXED_BUDGET + ")");
                 return;
@@ -207,6 +240,11 @@ class SmallCallAllocationTest {
     @org.junit.jupiter.api.Test
     void mixedUseOfOneOperatorAllocatesNothing() throws Exception {
         assertProbeAllocatesNothing(MIXED);
+    }
+
+    @org.junit.jupiter.api.Test
+    void onceACallCodeAllocatesNothingBeforeItIsHot() throws Exception {
+        assertProbeAllocatesNothing(PRELU_WEIGHTS);
     }
 
     /** Runs {@link #main} in a fresh JVM for the named probe. */
