@@ -105,32 +105,35 @@ final class VectorBulkMath implements BulkMath {
         FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
         for (int i = 0; i < n; i += F.length()) {
             FloatVector xv = FloatVector.fromArray(F, x, i);
-            // e = exp(−|x|): k = round(|x|·log2 e), t = k·ln2 − |x| in [−ln2/2, ln2/2], e = 2^−k · e^t
+            // e = exp(−|x|): k = round(|x|·log2 e), u = |x| − k·ln2 in [−ln2/2, ln2/2], e = 2^−k · e^−u,
+            // e^−u by its Taylor polynomial in u (signs alternate, so no negation; 1/7! the last term)
             FloatVector a = xv.abs().min(104f);
             IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
             FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
-            FloatVector r = kf.neg().fma(FloatVector.broadcast(F, LN2_HI), a);
-            FloatVector t = kf.neg().fma(FloatVector.broadcast(F, LN2_LO), r).neg();
-            FloatVector p = t.fma(1f / 5040, 1f / 720).fma(t, FloatVector.broadcast(F, 1f / 120))
-                    .fma(t, FloatVector.broadcast(F, 1f / 24)).fma(t, FloatVector.broadcast(F, 1f / 6))
-                    .fma(t, FloatVector.broadcast(F, 0.5f)).fma(t, FloatVector.broadcast(F, 1f))
-                    .fma(t, FloatVector.broadcast(F, 1f));
+            FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
+            FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
+            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
+                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
+                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
+                    .fma(u, FloatVector.broadcast(F, 1f));
             // 2^−k as two normal factors, so that a subnormal e is rounded once
             IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
-            FloatVector e = p.mul(kHalf.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+            FloatVector e = p
+                    .mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
                     .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
-            // softplus = log1p(e) = 2·atanh(e / (2 + e)), e in [0, 1]
+            // softplus = log1p(e) = 2·atanh(s) = s·(2 + 2s²/3 + 2s⁴/5 + …) with s = e / (2 + e) ≤ 1/3
             FloatVector s = e.div(e.add(2f));
             FloatVector s2 = s.mul(s);
-            FloatVector series = s2.fma(1f / 15, 1f / 13).fma(s2, FloatVector.broadcast(F, 1f / 11))
-                    .fma(s2, FloatVector.broadcast(F, 1f / 9)).fma(s2, FloatVector.broadcast(F, 1f / 7))
-                    .fma(s2, FloatVector.broadcast(F, 1f / 5)).fma(s2, FloatVector.broadcast(F, 1f / 3))
-                    .fma(s2, FloatVector.broadcast(F, 1f));
-            FloatVector softplus = s.add(s).mul(series);
+            FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
+                    .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
             FloatVector yv = FloatVector.fromArray(F, y, i);
             FloatVector pv = FloatVector.fromArray(F, pw, i);
             FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
-            FloatVector c = yv.neg().add(1f).blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromArray(F, w, i));
             loss.intoArray(x, i); // both, with no branch: see VectorDirectMath's BCE-with-logits loops
             chunk = chunk.add(loss);

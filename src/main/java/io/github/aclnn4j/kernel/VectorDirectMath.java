@@ -203,25 +203,27 @@ final class VectorDirectMath implements DirectMath {
             FloatVector a = xv.abs().min(104f);
             IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
             FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
-            FloatVector r = kf.neg().fma(FloatVector.broadcast(F, LN2_HI), a);
-            FloatVector t = kf.neg().fma(FloatVector.broadcast(F, LN2_LO), r).neg();
-            FloatVector p = t.fma(1f / 5040, 1f / 720).fma(t, FloatVector.broadcast(F, 1f / 120))
-                    .fma(t, FloatVector.broadcast(F, 1f / 24)).fma(t, FloatVector.broadcast(F, 1f / 6))
-                    .fma(t, FloatVector.broadcast(F, 0.5f)).fma(t, FloatVector.broadcast(F, 1f))
-                    .fma(t, FloatVector.broadcast(F, 1f));
+            FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
+            FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
+            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
+                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
+                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
+                    .fma(u, FloatVector.broadcast(F, 1f));
             IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
-            FloatVector e = p.mul(kHalf.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+            FloatVector e = p
+                    .mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
                     .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
             FloatVector s = e.div(e.add(2f));
             FloatVector s2 = s.mul(s);
-            FloatVector series = s2.fma(1f / 15, 1f / 13).fma(s2, FloatVector.broadcast(F, 1f / 11))
-                    .fma(s2, FloatVector.broadcast(F, 1f / 9)).fma(s2, FloatVector.broadcast(F, 1f / 7))
-                    .fma(s2, FloatVector.broadcast(F, 1f / 5)).fma(s2, FloatVector.broadcast(F, 1f / 3))
-                    .fma(s2, FloatVector.broadcast(F, 1f));
-            FloatVector softplus = s.add(s).mul(series);
+            FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
+                    .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
             FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
             FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
-            FloatVector c = yv.neg().add(1f).blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
             chunk = chunk.add(loss);
             if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
@@ -251,25 +253,27 @@ final class VectorDirectMath implements DirectMath {
             FloatVector a = xv.abs().min(104f);
             IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
             FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
-            FloatVector r = kf.neg().fma(FloatVector.broadcast(F, LN2_HI), a);
-            FloatVector t = kf.neg().fma(FloatVector.broadcast(F, LN2_LO), r).neg();
-            FloatVector p = t.fma(1f / 5040, 1f / 720).fma(t, FloatVector.broadcast(F, 1f / 120))
-                    .fma(t, FloatVector.broadcast(F, 1f / 24)).fma(t, FloatVector.broadcast(F, 1f / 6))
-                    .fma(t, FloatVector.broadcast(F, 0.5f)).fma(t, FloatVector.broadcast(F, 1f))
-                    .fma(t, FloatVector.broadcast(F, 1f));
+            FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
+            FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
+            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
+                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
+                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
+                    .fma(u, FloatVector.broadcast(F, 1f));
             IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
-            FloatVector e = p.mul(kHalf.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+            FloatVector e = p
+                    .mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
                     .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
             FloatVector s = e.div(e.add(2f));
             FloatVector s2 = s.mul(s);
-            FloatVector series = s2.fma(1f / 15, 1f / 13).fma(s2, FloatVector.broadcast(F, 1f / 11))
-                    .fma(s2, FloatVector.broadcast(F, 1f / 9)).fma(s2, FloatVector.broadcast(F, 1f / 7))
-                    .fma(s2, FloatVector.broadcast(F, 1f / 5)).fma(s2, FloatVector.broadcast(F, 1f / 3))
-                    .fma(s2, FloatVector.broadcast(F, 1f));
-            FloatVector softplus = s.add(s).mul(series);
+            FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
+                    .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
             FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
             FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
-            FloatVector c = yv.neg().add(1f).blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
             chunk = chunk.add(loss);
             if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
@@ -312,25 +316,27 @@ final class VectorDirectMath implements DirectMath {
             FloatVector a = xv.abs().min(104f);
             IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
             FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
-            FloatVector r = kf.neg().fma(FloatVector.broadcast(F, LN2_HI), a);
-            FloatVector t = kf.neg().fma(FloatVector.broadcast(F, LN2_LO), r).neg();
-            FloatVector p = t.fma(1f / 5040, 1f / 720).fma(t, FloatVector.broadcast(F, 1f / 120))
-                    .fma(t, FloatVector.broadcast(F, 1f / 24)).fma(t, FloatVector.broadcast(F, 1f / 6))
-                    .fma(t, FloatVector.broadcast(F, 0.5f)).fma(t, FloatVector.broadcast(F, 1f))
-                    .fma(t, FloatVector.broadcast(F, 1f));
+            FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
+            FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
+            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
+                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
+                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
+                    .fma(u, FloatVector.broadcast(F, 1f));
             IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
-            FloatVector e = p.mul(kHalf.neg().add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+            FloatVector e = p
+                    .mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
                     .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
             FloatVector s = e.div(e.add(2f));
             FloatVector s2 = s.mul(s);
-            FloatVector series = s2.fma(1f / 15, 1f / 13).fma(s2, FloatVector.broadcast(F, 1f / 11))
-                    .fma(s2, FloatVector.broadcast(F, 1f / 9)).fma(s2, FloatVector.broadcast(F, 1f / 7))
-                    .fma(s2, FloatVector.broadcast(F, 1f / 5)).fma(s2, FloatVector.broadcast(F, 1f / 3))
-                    .fma(s2, FloatVector.broadcast(F, 1f));
-            FloatVector softplus = s.add(s).mul(series);
+            FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
+                    .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
             FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
             FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
-            FloatVector c = yv.neg().add(1f).blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
             chunk = chunk.add(loss);
             if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
