@@ -20,6 +20,11 @@ final class Scratch {
     final float[] ones = new float[Blocks.SIZE];
     /** Only for {@link StridedView#fill}, which kernels call while holding the other rows. */
     final float[] fillRow = new float[Blocks.SIZE];
+    /** Elements per run of the FLOAT16 direct loops, which widen their operands into floats first. */
+    static final int STAGE = 1024;
+    /** The FLOAT16 direct loops' runs of widened operands (see {@link VectorDirectMath}). */
+    final float[] stageA = new float[STAGE];
+    final float[] stageB = new float[STAGE];
     /** For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
     final long[] index = new long[16];
