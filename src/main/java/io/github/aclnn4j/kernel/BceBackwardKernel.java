@@ -64,22 +64,15 @@ public final class BceBackwardKernel {
         DType dt = out.dtype();
         long start = block * Blocks.SIZE;
         int len = (int) Math.min(Blocks.SIZE, out.numel() - start);
-        int done = 0;
-        switch (path) {
-            case DIRECT_UNIFORM -> {
-                done = len - len % DirectOperands.math().step();
-                DirectOperands.math().bceBackwardUniform(dt, g, self.segment(), self.denseOffset(start),
-                        target.segment(), target.denseOffset(start), w, scale, out.segment(), out.denseOffset(start),
-                        done);
-            }
-            case DIRECT -> {
-                done = len - len % DirectOperands.math().step();
-                DirectOperands.math().bceBackward(dt, DirectOperands.segment(grad, 0, done),
-                        DirectOperands.offset(grad, start), self.segment(), self.denseOffset(start), target.segment(),
-                        target.denseOffset(start), DirectOperands.segment(weight, 1, done),
-                        DirectOperands.offset(weight, start), scale, out.segment(), out.denseOffset(start), done);
-            }
-            case ROWS -> { }
+        int done = path == Path.ROWS ? 0 : len - len % DirectOperands.math().step();
+        if (done > 0 && path == Path.DIRECT_UNIFORM) {
+            DirectOperands.math().bceBackwardUniform(dt, g, self.segment(), self.denseOffset(start), target.segment(),
+                    target.denseOffset(start), w, scale, out.segment(), out.denseOffset(start), done);
+        } else if (done > 0) {
+            DirectOperands.math().bceBackward(dt, DirectOperands.segment(grad, 0, done),
+                    DirectOperands.offset(grad, start), self.segment(), self.denseOffset(start), target.segment(),
+                    target.denseOffset(start), DirectOperands.segment(weight, 1, done),
+                    DirectOperands.offset(weight, start), scale, out.segment(), out.denseOffset(start), done);
         }
         if (done < len) {
             rows(grad, self, target, weight, scale, out, start + done, len - done);

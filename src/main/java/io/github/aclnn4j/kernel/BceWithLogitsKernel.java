@@ -30,10 +30,9 @@ public final class BceWithLogitsKernel {
         long start = block * Blocks.SIZE;
         int len = (int) Math.min(Blocks.SIZE, self.numel() - start);
         boolean store = reduction == 0;
-        int done = 0;
+        int done = direct ? len - len % DirectOperands.math().step() : 0;
         double sum = 0;
-        if (direct) {
-            done = len - len % DirectOperands.math().step();
+        if (done > 0) {
             sum = DirectOperands.math().bceWithLogits(compute, self.segment(), self.denseOffset(start),
                     target.segment(), target.denseOffset(start), DirectOperands.segment(weight, 0, done),
                     DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 1, done),

@@ -56,7 +56,7 @@ public interface DirectMath {
      * {@code Σ a} and {@code Σ a·b} over the first {@code n} elements of each (a multiple of
      * {@link #step()}), stored as a pair of doubles per row at byte {@code sumsAt} of {@code sums}.
      * FLOAT adds in double; the 16-bit types add in fp32 lanes within chunks of 2048 elements
-     * (about 2^-18 relative error at most) and add the chunks in double.
+     * (2^-18 to 2^-16 relative error at most, by vector width) and add the chunks in double.
      */
     void groupSums(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength, long n,
             MemorySegment sums, long sumsAt);

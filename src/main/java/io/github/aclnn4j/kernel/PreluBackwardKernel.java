@@ -163,11 +163,9 @@ public final class PreluBackwardKernel {
     private static double channelRun(StridedView self, StridedView grad, StridedView gradInput, boolean direct,
             long start, int len, float wk) {
         double sum = 0;
-        int done = 0;
-        if (direct) {
-            DirectMath math = DirectOperands.math();
-            done = len - len % math.step();
-            sum = math.prelu(gradInput.dtype(), self.segment(), self.denseOffset(start), grad.segment(),
+        int done = direct ? len - len % DirectOperands.math().step() : 0;
+        if (done > 0) {
+            sum = DirectOperands.math().prelu(gradInput.dtype(), self.segment(), self.denseOffset(start), grad.segment(),
                     grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start), done);
         }
         if (done < len) {

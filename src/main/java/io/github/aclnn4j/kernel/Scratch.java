@@ -21,7 +21,7 @@ final class Scratch {
     /** Only for {@link StridedView#fill}, which kernels call while holding the other rows. */
     final float[] fillRow = new float[Blocks.SIZE];
     /** Elements per run of the FLOAT16 direct loops, which widen their operands into floats first. */
-    static final int STAGE = 1024;
+    static final int STAGE = 2048;
     /** The FLOAT16 direct loops' runs of widened operands (see {@link VectorDirectMath}). */
     final float[] stageA = new float[STAGE];
     final float[] stageB = new float[STAGE];
@@ -30,6 +30,10 @@ final class Scratch {
     final long[] index = new long[16];
     /** The lanes of a double vector, for summing them in order. */
     final double[] lanes = new double[64];
+    /** The lanes of a second double vector. */
+    final double[] dotLanes = new double[64];
+    /** Two float vectors' lanes: fp32 chunk sums on their way into double lanes. */
+    final float[] chunkLanes = new float[128];
     /** Padded tails of up to four operands, one vector long (at most 16 lanes today; room for more). */
     final float[][] tails = new float[4][64];
 

@@ -31,6 +31,8 @@ import jdk.incubator.vector.VectorSpecies;
  * way: on an AVX2 machine (Zen 3) FLOAT16 BCE backward ran at 11.5 ms against 6.2 ms staged,
  * GroupNorm backward 7.5 against 3.2 ms. Both ways are exact and round to nearest even; staging
  * converts exactly as the rows do ({@code Float.float16ToFloat}, {@code Float.floatToFloat16}).
+ * No vector lives across a conversion call: sums carried from run to run wait in a scratch array
+ * (see {@link #addChunkLanes}).
  *
  * <p>The JIT shapes this code. C2 turns a loop into plain vector instructions only while every
  * vector operation in it is inlined and intrinsified; a vector that crosses a call that was not
@@ -40,9 +42,18 @@ import jdk.incubator.vector.VectorSpecies;
  * first taken late sends the loop back to unoptimized code for seconds), and loop bodies stay
  * small: in a JVM that had run every workload, an even/odd FLOAT16 PReLU loop converting in
  * registers, twice the code, was compiled so that it boxed (348 MB per call). Lane sums go through an array, as
- * {@code lane(i)} in a loop is not compiled to an extraction. FLOAT loops with double math use
- * {@link #FD} lanes, so that every float-double conversion is lane for lane; the others run at full
- * width, and the 16-bit ones sum in fp32 chunks that are widened once.
+ * {@code lane(i)} in a loop is not compiled to an extraction.
+ *
+ * <p>GroupNorm's BFLOAT16 loops read and write through slices of exactly the elements they cover,
+ * counted with int indices. On a segment passed in, each access carried its bounds, liveness and
+ * type checks (about sixty scalar instructions per vector step, seen in C2's code), which could not
+ * leave the loop; on a slice made in the method C2 knows the class and the bounds and drops them,
+ * and escape analysis removes the slice itself. GroupNorm backward BFLOAT16 went from 3.6 to 2.6 ms
+ * (AVX2, both builds in one JVM). Elsewhere slices gained nothing measurable (FLOAT loops wait on
+ * memory, BCE with logits on its arithmetic, PReLU's BFLOAT16 loop did not change) and, where C2
+ * inlines a loop into a kernel's large block method (BCE backward, BCE with logits), it left
+ * {@code asSlice} out of line and the slices were allocated (500 to 800 KB per call), so the other
+ * loops keep offsets into the segments they are given.
  */
 final class VectorDirectMath implements DirectMath {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -56,6 +67,8 @@ final class VectorDirectMath implements DirectMath {
             VectorShape.forBitSize(F.vectorBitSize() / 2));
     private static final long F_BYTES = (long) F.length() * Float.BYTES;
     private static final long FD_BYTES = (long) FD.length() * Float.BYTES;
+    /** Most elements a loop covers per slice (see the class comment), a multiple of every step and chunk. */
+    private static final long PIECE = 1 << 20;
     private static final float BCE_EPSILON = 1e-12f;
     private static final int HIGH = 0xFFFF0000;
     private static final int STAGE = Scratch.STAGE;
@@ -287,15 +300,17 @@ final class VectorDirectMath implements DirectMath {
 
     private static double bceWithLogitsF16(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
-        DoubleVector acc = DoubleVector.zero(D);
-        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
         Scratch scratch = Scratch.get();
         float[] xs = scratch.stageA;
         float[] ys = scratch.stageB;
+        double[] lanes = scratch.lanes; // the double sums between runs (see the class comment)
+        DoubleVector.zero(D).intoArray(lanes, 0);
         for (int run = 0; run < n; run += STAGE) {
             int len = Math.min(STAGE, n - run);
             HalfFloats.fromHalves(x, xAt + 2L * run, xs, len);
             HalfFloats.fromHalves(y, yAt + 2L * run, ys, len);
+            DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
+            FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK (STAGE is a multiple), in fp32
             for (int i = 0; i < len; i += F.length()) {
                 long at = run + i;
                 FloatVector xv = FloatVector.fromArray(F, xs, i);
@@ -334,18 +349,35 @@ final class VectorDirectMath implements DirectMath {
                 }
                 loss.intoArray(xs, i);
             }
+            acc.intoArray(lanes, 0);
             HalfFloats.toHalves(xs, out, outAt + 2L * run, len);
         }
-        double[] lanes = scratch.lanes;
-        acc.intoArray(lanes, 0);
         return VectorBulkMath.sumLanes(lanes);
     }
 
     /**
-     * Elements per fp32 chunk of the 16-bit sums (PReLU, GroupNorm): 64 terms per lane, so a chunk's
-     * fp32 sum errs by at most about 2^-18 of its terms' magnitude before it is added in double.
+     * Elements per fp32 chunk of the 16-bit sums (PReLU, GroupNorm): 64 terms per lane with 512-bit
+     * vectors, up to 256 with 256-bit ones, so a chunk's fp32 sum errs by at most about 2^-18 to 2^-16
+     * of its terms' magnitude before it is added in double. At most {@link #STAGE}: the FLOAT16 loops
+     * widen a chunk at a time.
      */
-    private static final long SUM_CHUNK = 2048;
+    private static final int SUM_CHUNK = 2048;
+
+    /**
+     * Adds {@code vectors} fp32 chunk sums, stored one after the other in {@code chunk}, to the
+     * double lanes {@code acc}: each vector's low half, then its high half, lane for lane, the bits
+     * that adding their {@code F2D} conversions to a double vector gives. In scalar code, as C2 did
+     * not always compile that vector form here: in a long-lived JVM it boxed (4 MB per GroupNorm
+     * call). Once per chunk, so its cost does not show.
+     */
+    private static void addChunkLanes(double[] acc, float[] chunk, int vectors) {
+        int d = D.length(); // F has twice D's lanes
+        for (int v = 0; v < 2 * vectors; v++) {
+            for (int j = 0; j < d; j++) {
+                acc[j] += chunk[v * d + j];
+            }
+        }
+    }
 
     // PReLU backward -------------------------------------------------------------------------------
 
@@ -377,7 +409,9 @@ final class VectorDirectMath implements DirectMath {
 
     private static double preluBf16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
-        DoubleVector acc = DoubleVector.zero(D);
+        Scratch scratch = Scratch.get();
+        double[] lanes = scratch.lanes;
+        java.util.Arrays.fill(lanes, 0, D.length(), 0.0);
         // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
         for (long chunk = 0, end = 2L * n; chunk < end; chunk += 2 * SUM_CHUNK) {
             FloatVector acc0 = FloatVector.zero(F);
@@ -400,42 +434,37 @@ final class VectorDirectMath implements DirectMath {
                         .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
                 r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
             }
-            acc = acc.add((DoubleVector) acc0.convertShape(VectorOperators.F2D, D, 0))
-                    .add((DoubleVector) acc0.convertShape(VectorOperators.F2D, D, 1))
-                    .add((DoubleVector) acc1.convertShape(VectorOperators.F2D, D, 0))
-                    .add((DoubleVector) acc1.convertShape(VectorOperators.F2D, D, 1));
+            acc0.intoArray(scratch.chunkLanes, 0);
+            acc1.intoArray(scratch.chunkLanes, F.length());
+            addChunkLanes(lanes, scratch.chunkLanes, 2);
         }
-        double[] lanes = Scratch.get().lanes;
-        acc.intoArray(lanes, 0);
         return VectorBulkMath.sumLanes(lanes);
     }
 
     private static double preluF16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
-        DoubleVector acc = DoubleVector.zero(D);
         Scratch scratch = Scratch.get();
         float[] xs = scratch.stageA;
         float[] gs = scratch.stageB;
-        // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
-        for (int chunk = 0; chunk < n; chunk += SUM_CHUNK) {
-            FloatVector part = FloatVector.zero(F);
-            for (int run = chunk, stop = (int) Math.min(n, chunk + SUM_CHUNK); run < stop; run += STAGE) {
-                int len = Math.min(STAGE, stop - run);
-                HalfFloats.fromHalves(x, xAt + 2L * run, xs, len);
-                HalfFloats.fromHalves(g, gAt + 2L * run, gs, len);
-                for (int i = 0; i < len; i += F.length()) {
-                    FloatVector xv = FloatVector.fromArray(F, xs, i);
-                    FloatVector gv = FloatVector.fromArray(F, gs, i);
-                    part = xv.min(0f).fma(gv, part);
-                    gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f)).intoArray(gs, i);
-                }
-                HalfFloats.toHalves(gs, out, outAt + 2L * run, len);
-            }
-            acc = acc.add((DoubleVector) part.convertShape(VectorOperators.F2D, D, 0))
-                    .add((DoubleVector) part.convertShape(VectorOperators.F2D, D, 1));
-        }
         double[] lanes = scratch.lanes;
-        acc.intoArray(lanes, 0);
+        java.util.Arrays.fill(lanes, 0, D.length(), 0.0);
+        // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements (one run each), chunk sums
+        // added in double
+        for (int chunk = 0; chunk < n; chunk += SUM_CHUNK) {
+            int len = Math.min(SUM_CHUNK, n - chunk);
+            HalfFloats.fromHalves(x, xAt + 2L * chunk, xs, len);
+            HalfFloats.fromHalves(g, gAt + 2L * chunk, gs, len);
+            FloatVector part = FloatVector.zero(F);
+            for (int i = 0; i < len; i += F.length()) {
+                FloatVector xv = FloatVector.fromArray(F, xs, i);
+                FloatVector gv = FloatVector.fromArray(F, gs, i);
+                part = xv.min(0f).fma(gv, part);
+                gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f)).intoArray(gs, i);
+            }
+            part.intoArray(scratch.chunkLanes, 0);
+            addChunkLanes(lanes, scratch.chunkLanes, 1);
+            HalfFloats.toHalves(gs, out, outAt + 2L * chunk, len);
+        }
         return VectorBulkMath.sumLanes(lanes);
     }
 
@@ -475,20 +504,25 @@ final class VectorDirectMath implements DirectMath {
 
     private static void groupSumsBf16(MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
             long n, MemorySegment sums, long sumsAt) {
-        double[] lanes = Scratch.get().lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
+        Scratch scratch = Scratch.get();
+        double[] sumLanes = scratch.lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
+        double[] dotLanes = scratch.dotLanes;
         for (long r = 0; r < rows; r++) {
-            DoubleVector sum = DoubleVector.zero(D);
-            DoubleVector dot = DoubleVector.zero(D);
-            long row = 2L * rowLength * r;
+            java.util.Arrays.fill(sumLanes, 0, D.length(), 0.0);
+            java.util.Arrays.fill(dotLanes, 0, D.length(), 0.0);
             // fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
-            for (long chunk = row, end = row + 2L * n; chunk < end; chunk += 2 * SUM_CHUNK) {
+            for (long chunk = 0; chunk < n; chunk += SUM_CHUNK) {
+                int len = (int) Math.min(SUM_CHUNK, n - chunk);
+                MemorySegment as = a.asSlice(aAt + 2L * (rowLength * r + chunk), 2L * len); // a slice: see the class comment
+                MemorySegment bs = b.asSlice(bAt + 2L * (rowLength * r + chunk), 2L * len);
                 FloatVector sum0 = FloatVector.zero(F);
                 FloatVector sum1 = FloatVector.zero(F);
                 FloatVector dot0 = FloatVector.zero(F);
                 FloatVector dot1 = FloatVector.zero(F);
-                for (long o = chunk, stop = Math.min(end, chunk + 2 * SUM_CHUNK); o < stop; o += F_BYTES) {
-                    IntVector ap = IntVector.fromMemorySegment(I, a, aAt + o, ORDER);
-                    IntVector bp = IntVector.fromMemorySegment(I, b, bAt + o, ORDER);
+                for (int i = 0; i < len; i += 2 * F.length()) {
+                    long o = 2L * i;
+                    IntVector ap = IntVector.fromMemorySegment(I, as, o, ORDER);
+                    IntVector bp = IntVector.fromMemorySegment(I, bs, o, ORDER);
                     FloatVector a0 = ap.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
                     FloatVector a1 = ap.and(HIGH).reinterpretAsFloats();
                     sum0 = sum0.add(a0);
@@ -496,64 +530,55 @@ final class VectorDirectMath implements DirectMath {
                     dot0 = a0.fma(bp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats(), dot0);
                     dot1 = a1.fma(bp.and(HIGH).reinterpretAsFloats(), dot1);
                 }
-                sum = sum.add((DoubleVector) sum0.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) sum0.convertShape(VectorOperators.F2D, D, 1))
-                        .add((DoubleVector) sum1.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) sum1.convertShape(VectorOperators.F2D, D, 1));
-                dot = dot.add((DoubleVector) dot0.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) dot0.convertShape(VectorOperators.F2D, D, 1))
-                        .add((DoubleVector) dot1.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) dot1.convertShape(VectorOperators.F2D, D, 1));
+                sum0.intoArray(scratch.chunkLanes, 0);
+                sum1.intoArray(scratch.chunkLanes, F.length());
+                addChunkLanes(sumLanes, scratch.chunkLanes, 2);
+                dot0.intoArray(scratch.chunkLanes, 0);
+                dot1.intoArray(scratch.chunkLanes, F.length());
+                addChunkLanes(dotLanes, scratch.chunkLanes, 2);
             }
-            sum.intoArray(lanes, 0);
-            sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(lanes));
-            dot.intoArray(lanes, 0);
-            sums.set(F64, sumsAt + 16L * r + 8, VectorBulkMath.sumLanes(lanes));
+            sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(sumLanes));
+            sums.set(F64, sumsAt + 16L * r + 8, VectorBulkMath.sumLanes(dotLanes));
         }
     }
 
     private static void groupSumsF16(MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
             long n, MemorySegment sums, long sumsAt) {
         Scratch scratch = Scratch.get();
-        double[] lanes = scratch.lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
         float[] as = scratch.stageA;
         float[] bs = scratch.stageB;
+        double[] sumLanes = scratch.lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
+        double[] dotLanes = scratch.dotLanes;
         for (long r = 0; r < rows; r++) {
-            DoubleVector sum = DoubleVector.zero(D);
-            DoubleVector dot = DoubleVector.zero(D);
             long row = 2L * rowLength * r;
-            // fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double, as BF16
+            java.util.Arrays.fill(sumLanes, 0, D.length(), 0.0);
+            java.util.Arrays.fill(dotLanes, 0, D.length(), 0.0);
+            // fp32 lanes within chunks of SUM_CHUNK elements (one run each), chunk sums added in double
             for (long chunk = 0; chunk < n; chunk += SUM_CHUNK) {
+                int len = (int) Math.min(SUM_CHUNK, n - chunk);
+                HalfFloats.fromHalves(a, aAt + row + 2 * chunk, as, len);
+                HalfFloats.fromHalves(b, bAt + row + 2 * chunk, bs, len);
                 FloatVector sum0 = FloatVector.zero(F);
                 FloatVector sum1 = FloatVector.zero(F);
                 FloatVector dot0 = FloatVector.zero(F);
                 FloatVector dot1 = FloatVector.zero(F);
-                for (long run = chunk, stop = Math.min(n, chunk + SUM_CHUNK); run < stop; run += STAGE) {
-                    int len = (int) Math.min(STAGE, stop - run);
-                    HalfFloats.fromHalves(a, aAt + row + 2 * run, as, len);
-                    HalfFloats.fromHalves(b, bAt + row + 2 * run, bs, len);
-                    for (int i = 0; i < len; i += 2 * F.length()) {
-                        FloatVector a0 = FloatVector.fromArray(F, as, i);
-                        FloatVector a1 = FloatVector.fromArray(F, as, i + F.length());
-                        sum0 = sum0.add(a0);
-                        sum1 = sum1.add(a1);
-                        dot0 = a0.fma(FloatVector.fromArray(F, bs, i), dot0);
-                        dot1 = a1.fma(FloatVector.fromArray(F, bs, i + F.length()), dot1);
-                    }
+                for (int i = 0; i < len; i += 2 * F.length()) {
+                    FloatVector a0 = FloatVector.fromArray(F, as, i);
+                    FloatVector a1 = FloatVector.fromArray(F, as, i + F.length());
+                    sum0 = sum0.add(a0);
+                    sum1 = sum1.add(a1);
+                    dot0 = a0.fma(FloatVector.fromArray(F, bs, i), dot0);
+                    dot1 = a1.fma(FloatVector.fromArray(F, bs, i + F.length()), dot1);
                 }
-                sum = sum.add((DoubleVector) sum0.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) sum0.convertShape(VectorOperators.F2D, D, 1))
-                        .add((DoubleVector) sum1.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) sum1.convertShape(VectorOperators.F2D, D, 1));
-                dot = dot.add((DoubleVector) dot0.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) dot0.convertShape(VectorOperators.F2D, D, 1))
-                        .add((DoubleVector) dot1.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) dot1.convertShape(VectorOperators.F2D, D, 1));
+                sum0.intoArray(scratch.chunkLanes, 0);
+                sum1.intoArray(scratch.chunkLanes, F.length());
+                addChunkLanes(sumLanes, scratch.chunkLanes, 2);
+                dot0.intoArray(scratch.chunkLanes, 0);
+                dot1.intoArray(scratch.chunkLanes, F.length());
+                addChunkLanes(dotLanes, scratch.chunkLanes, 2);
             }
-            sum.intoArray(lanes, 0);
-            sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(lanes));
-            dot.intoArray(lanes, 0);
-            sums.set(F64, sumsAt + 16L * r + 8, VectorBulkMath.sumLanes(lanes));
+            sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(sumLanes));
+            sums.set(F64, sumsAt + 16L * r + 8, VectorBulkMath.sumLanes(dotLanes));
         }
     }
 
@@ -588,19 +613,27 @@ final class VectorDirectMath implements DirectMath {
         FloatVector cxv = FloatVector.broadcast(F, cx);
         for (int r = 0; r < rows; r++) {
             float c = cdy[r];
-            for (long o = 2L * rowLength * r, end = o + 2L * n; o < end; o += F_BYTES) {
-                IntVector dp = IntVector.fromMemorySegment(I, dy, dyAt + o, ORDER);
-                IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
-                FloatVector inner0 = dp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().fma(c, k);
-                FloatVector inner1 = dp.and(HIGH).reinterpretAsFloats().fma(c, k);
-                IntVector r0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().sub(mean).fma(cxv, inner0)
-                        .reinterpretAsInts();
-                IntVector r1 = xp.and(HIGH).reinterpretAsFloats().sub(mean).fma(cxv, inner1).reinterpretAsInts();
-                r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                        .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
-                r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                        .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
-                r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
+            for (long piece = 0; piece < n; piece += PIECE) {
+                int len = (int) Math.min(PIECE, n - piece);
+                long at = 2L * (rowLength * r + piece);
+                MemorySegment dys = dy.asSlice(dyAt + at, 2L * len); // a slice: see the class comment
+                MemorySegment xs = x.asSlice(xAt + at, 2L * len);
+                MemorySegment outs = out.asSlice(outAt + at, 2L * len);
+                for (int i = 0; i < len; i += 2 * F.length()) {
+                    long o = 2L * i;
+                    IntVector dp = IntVector.fromMemorySegment(I, dys, o, ORDER);
+                    IntVector xp = IntVector.fromMemorySegment(I, xs, o, ORDER);
+                    FloatVector inner0 = dp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().fma(c, k);
+                    FloatVector inner1 = dp.and(HIGH).reinterpretAsFloats().fma(c, k);
+                    IntVector r0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().sub(mean)
+                            .fma(cxv, inner0).reinterpretAsInts();
+                    IntVector r1 = xp.and(HIGH).reinterpretAsFloats().sub(mean).fma(cxv, inner1).reinterpretAsInts();
+                    r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                            .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+                    r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                            .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
+                    r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(outs, o, ORDER);
+                }
             }
         }
     }

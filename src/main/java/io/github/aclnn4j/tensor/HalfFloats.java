@@ -64,7 +64,10 @@ public final class HalfFloats {
         }
     }
 
-    /** {@code dst[dstAt + 2i] = toHalf(src[i])} for i < n; see {@link #fromHalves(MemorySegment, long, float[], int)}. */
+    /**
+     * {@code dst[dstAt + 2i] = toHalf(src[i])} for i < n; see
+     * {@link #fromHalves(MemorySegment, long, float[], int)}.
+     */
     public static void toHalves(float[] src, MemorySegment dst, long dstAt, int n) {
         for (int i = 0; i < n; i++) {
             dst.set(I16, dstAt + 2L * i, Float.floatToFloat16(src[i]));
