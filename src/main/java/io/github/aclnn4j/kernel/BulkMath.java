@@ -12,7 +12,7 @@ public interface BulkMath {
     /** The implementation in use. */
     BulkMath INSTANCE = Loader.load();
 
-    /** A short name for reports: {@code vector-256}, {@code vector-512} (the vector bits) or {@code scalar}. */
+    /** A short name for reports: {@code vector-} and the vector bits ({@code vector-256}), or {@code scalar}. */
     String name();
 
     /** {@code dst[dstAt + i] = float(src[i])} for BFLOAT16 bit patterns, i < n. */

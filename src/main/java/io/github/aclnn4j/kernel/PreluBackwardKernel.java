@@ -165,8 +165,9 @@ public final class PreluBackwardKernel {
         double sum = 0;
         int done = direct ? len - len % DirectOperands.math().step() : 0;
         if (done > 0) {
-            sum = DirectOperands.math().prelu(gradInput.dtype(), self.segment(), self.denseOffset(start), grad.segment(),
-                    grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start), done);
+            sum = DirectOperands.math().prelu(gradInput.dtype(), self.segment(), self.denseOffset(start),
+                    grad.segment(), grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start),
+                    done);
         }
         if (done < len) {
             Scratch s = Scratch.get();

@@ -41,8 +41,10 @@ import jdk.incubator.vector.VectorSpecies;
  * stops inlining its own helpers once its graph is large), loops do not branch on a mode (a branch
  * first taken late sends the loop back to unoptimized code for seconds), and loop bodies stay
  * small: in a JVM that had run every workload, an even/odd FLOAT16 PReLU loop converting in
- * registers, twice the code, was compiled so that it boxed (348 MB per call). Lane sums go through an array, as
- * {@code lane(i)} in a loop is not compiled to an extraction.
+ * registers, twice the code, was compiled so that it boxed (348 MB per call). Lane sums go through
+ * an array, as {@code lane(i)} in a loop is not compiled to an extraction. FLOAT loops with double
+ * math use {@link #FD} lanes, so that every float-double conversion is lane for lane; the others
+ * run at full width, and the 16-bit ones sum in fp32 chunks that are widened once.
  *
  * <p>GroupNorm's BFLOAT16 loops read and write through slices of exactly the elements they cover,
  * counted with int indices. On a segment passed in, each access carried its bounds, liveness and
@@ -327,12 +329,14 @@ final class VectorDirectMath implements DirectMath {
                         .fma(u, FloatVector.broadcast(F, 1f));
                 IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
                 FloatVector e = p
-                        .mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                        .mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23)
+                                .reinterpretAsFloats())
                         .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
                 FloatVector s = e.div(e.add(2f));
                 FloatVector s2 = s.mul(s);
                 FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
-                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
+                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11)))
+                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
                         .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
                         .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
                         .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
@@ -340,7 +344,8 @@ final class VectorDirectMath implements DirectMath {
                 FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
                 FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
                         .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
-                FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * at, ORDER));
+                FloatVector loss = c.fma(xv, lw.mul(softplus))
+                        .mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * at, ORDER));
                 chunk = chunk.add(loss);
                 if (((at + F.length()) & (LOSS_CHUNK - 1)) == 0 || at + F.length() >= n) {
                     acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
@@ -513,7 +518,8 @@ final class VectorDirectMath implements DirectMath {
             // fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
             for (long chunk = 0; chunk < n; chunk += SUM_CHUNK) {
                 int len = (int) Math.min(SUM_CHUNK, n - chunk);
-                MemorySegment as = a.asSlice(aAt + 2L * (rowLength * r + chunk), 2L * len); // a slice: see the class comment
+                // slices: see the class comment
+                MemorySegment as = a.asSlice(aAt + 2L * (rowLength * r + chunk), 2L * len);
                 MemorySegment bs = b.asSlice(bAt + 2L * (rowLength * r + chunk), 2L * len);
                 FloatVector sum0 = FloatVector.zero(F);
                 FloatVector sum1 = FloatVector.zero(F);
