@@ -25,6 +25,8 @@ final class Scratch {
     /** The FLOAT16 direct loops' runs of widened operands (see {@link VectorDirectMath}). */
     final float[] stageA = new float[STAGE];
     final float[] stageB = new float[STAGE];
+    final float[] stageC = new float[STAGE];
+    final float[] stageD = new float[STAGE];
     /** For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
     final long[] index = new long[16];
