@@ -196,6 +196,68 @@ class DirectMathTest {
         }
     }
 
+    /**
+     * The sums again on finite values only: the tests above mix NaN and infinities in, which make
+     * every sum NaN or infinite and so say nothing about how the loops add.
+     */
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("cases")
+    void sumsOfFiniteValuesMatchRows(DType dt, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        double relative = dt == DType.FLOAT ? 1e-12 : 0x1p-16; // 16-bit: fp32 chunks, up to 256 terms a lane
+        float[] x = finite(values(rng, dt, -2, 2));
+        float[] g = finite(values(rng, dt, -3, 3));
+        try (Arena arena = Arena.ofConfined()) {
+            double sum = math.prelu(dt, store(arena, dt, x, 2), 2, store(arena, dt, g, 6), 6, 0.25f,
+                    arena.allocate(4L * N + 64), 10, N);
+            double magnitude = 0;
+            for (int i = 0; i < N; i++) {
+                magnitude += Math.abs((double) Math.min(x[i], 0f) * g[i]);
+            }
+            assertWithin(BulkMath.INSTANCE.preluRow(x.clone(), g, 0, N, 0.25f), sum, relative * magnitude,
+                    "prelu Σ min(x, 0)·g");
+
+            float[] y = finite(values(rng, dt, 0, 1));
+            MemorySegment ones = store(arena, DType.FLOAT, filled(1f), 8);
+            double loss = math.bceWithLogits(dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0, ones, 8, ones,
+                    8, arena.allocate(4L * N + 64), 6, N);
+            float[] rows = g.clone();
+            double rowLoss = BulkMath.INSTANCE.bceWithLogits(rows, y, filled(1f), filled(1f), N);
+            double lossMagnitude = 0;
+            for (float l : rows) {
+                lossMagnitude += Math.abs(l);
+            }
+            assertSum(rowLoss, loss, lossMagnitude, "BCE with logits Σ loss");
+
+            MemorySegment sums = arena.allocate(16L * ROWS + 8);
+            math.groupSums(dt, store(arena, dt, x, 2), 2, store(arena, dt, g, 4), 4, ROWS, ROW_LENGTH, ROW_PART, sums,
+                    8);
+            for (int r = 0; r < ROWS; r++) {
+                int from = r * ROW_LENGTH;
+                double[] rowSums = new double[2];
+                BulkMath.INSTANCE.sumAndDot(x, g, from, from + ROW_PART, rowSums);
+                double sumMagnitude = 0;
+                double dotMagnitude = 0;
+                for (int i = from; i < from + ROW_PART; i++) {
+                    sumMagnitude += Math.abs(x[i]);
+                    dotMagnitude += Math.abs((double) x[i] * g[i]);
+                }
+                assertWithin(rowSums[0], sums.get(F64, 8 + 16L * r), relative * sumMagnitude, "Σ dy, row " + r);
+                assertWithin(rowSums[1], sums.get(F64, 16 + 16L * r), relative * dotMagnitude, "Σ dy·x, row " + r);
+            }
+        }
+    }
+
+    /** {@code v} with every NaN and infinity replaced by 1. */
+    private static float[] finite(float[] v) {
+        for (int i = 0; i < v.length; i++) {
+            if (!Float.isFinite(v[i])) {
+                v[i] = 1f;
+            }
+        }
+        return v;
+    }
+
     private static float[] filled(float v) {
         float[] a = new float[N];
         java.util.Arrays.fill(a, v);
