@@ -232,19 +232,24 @@ class DirectMathTest {
             MemorySegment sums = arena.allocate(16L * ROWS + 8);
             math.groupSums(dt, store(arena, dt, x, 2), 2, store(arena, dt, g, 4), 4, ROWS, ROW_LENGTH, ROW_PART, sums,
                     8);
-            for (int r = 0; r < ROWS; r++) {
-                int from = r * ROW_LENGTH;
-                double[] rowSums = new double[2];
-                BulkMath.INSTANCE.sumAndDot(x, g, from, from + ROW_PART, rowSums);
-                double sumMagnitude = 0;
-                double dotMagnitude = 0;
-                for (int i = from; i < from + ROW_PART; i++) {
-                    sumMagnitude += Math.abs(x[i]);
-                    dotMagnitude += Math.abs((double) x[i] * g[i]);
-                }
-                assertWithin(rowSums[0], sums.get(F64, 8 + 16L * r), relative * sumMagnitude, "Σ dy, row " + r);
-                assertWithin(rowSums[1], sums.get(F64, 16 + 16L * r), relative * dotMagnitude, "Σ dy·x, row " + r);
+            assertGroupSums(x, g, sums, relative);
+        }
+    }
+
+    /** GroupNorm's row sums at byte 8 of {@code sums} against the row loop's, to {@code relative}. */
+    private static void assertGroupSums(float[] a, float[] b, MemorySegment sums, double relative) {
+        for (int r = 0; r < ROWS; r++) {
+            int from = r * ROW_LENGTH;
+            double[] rowSums = new double[2];
+            BulkMath.INSTANCE.sumAndDot(a, b, from, from + ROW_PART, rowSums);
+            double sumMagnitude = 0;
+            double dotMagnitude = 0;
+            for (int i = from; i < from + ROW_PART; i++) {
+                sumMagnitude += Math.abs(a[i]);
+                dotMagnitude += Math.abs((double) a[i] * b[i]);
             }
+            assertWithin(rowSums[0], sums.get(F64, 8 + 16L * r), relative * sumMagnitude, "Σ dy, row " + r);
+            assertWithin(rowSums[1], sums.get(F64, 16 + 16L * r), relative * dotMagnitude, "Σ dy·x, row " + r);
         }
     }
 
@@ -281,20 +286,7 @@ class DirectMathTest {
             MemorySegment sums = arena.allocate(16L * ROWS + 8);
             math.groupSums(dt, as, 2, bs, 4, ROWS, ROW_LENGTH, ROW_PART, sums, 8);
             // FLOAT sums in double; the 16-bit types in fp32 chunks of 2048 terms, 64 per lane
-            double relative = dt == DType.FLOAT ? 1e-12 : 0x1p-17;
-            for (int r = 0; r < ROWS; r++) {
-                int from = r * ROW_LENGTH;
-                double[] rowSums = new double[2];
-                BulkMath.INSTANCE.sumAndDot(a, b, from, from + ROW_PART, rowSums);
-                double sumMagnitude = 0;
-                double dotMagnitude = 0;
-                for (int i = from; i < from + ROW_PART; i++) {
-                    sumMagnitude += Math.abs(a[i]);
-                    dotMagnitude += Math.abs((double) a[i] * b[i]);
-                }
-                assertWithin(rowSums[0], sums.get(F64, 8 + 16L * r), relative * sumMagnitude, "Σ dy, row " + r);
-                assertWithin(rowSums[1], sums.get(F64, 16 + 16L * r), relative * dotMagnitude, "Σ dy·x, row " + r);
-            }
+            assertGroupSums(a, b, sums, dt == DType.FLOAT ? 1e-12 : 0x1p-17);
 
             MemorySegment out = arena.allocate(4L * N + 64);
             float[] rows;
