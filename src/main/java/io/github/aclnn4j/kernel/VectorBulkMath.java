@@ -107,7 +107,8 @@ final class VectorBulkMath implements BulkMath {
             FloatVector xv = FloatVector.fromArray(F, x, i);
             // e = exp(−|x|): k = round(|x|·log2 e), u = |x| − k·ln2 in [−ln2/2, ln2/2], e = 2^−k · e^−u,
             // e^−u by its Taylor polynomial in u (signs alternate, so no negation; 1/7! the last term)
-            FloatVector a = xv.abs().min(104f);
+            FloatVector ax = xv.abs();
+            FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
             IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
             FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
             FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);

@@ -209,7 +209,8 @@ final class VectorDirectMath implements DirectMath {
             FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + 4 * i, ORDER);
             FloatVector yv = FloatVector.fromMemorySegment(F, y, yAt + 4 * i, ORDER);
             // exp and log1p exactly as VectorBulkMath#bceWholeVectors computes them (see there)
-            FloatVector a = xv.abs().min(104f);
+            FloatVector ax = xv.abs();
+            FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
             IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
             FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
             FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
@@ -259,7 +260,8 @@ final class VectorDirectMath implements DirectMath {
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
                     .reinterpretAsFloats();
             // exp and log1p exactly as VectorBulkMath#bceWholeVectors computes them (see there)
-            FloatVector a = xv.abs().min(104f);
+            FloatVector ax = xv.abs();
+            FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
             IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
             FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
             FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
