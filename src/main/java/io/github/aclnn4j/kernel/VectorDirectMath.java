@@ -101,9 +101,12 @@ final class VectorDirectMath implements DirectMath {
         }
         for (long o = 0, end = 4L * n; o < end; o += F_BYTES) {
             FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + o, ORDER);
+            // max(v, ε) as a compare and blend: the same bits (a NaN fails the compare and stays), in
+            // two operations where Java's max takes five on AVX2
+            FloatVector v = xv.neg().add(1f).mul(xv);
             FloatVector.fromMemorySegment(F, g, gAt + o, ORDER)
                     .mul(xv.sub(FloatVector.fromMemorySegment(F, y, yAt + o, ORDER)))
-                    .div(xv.neg().add(1f).mul(xv).max(BCE_EPSILON))
+                    .div(v.blend(BCE_EPSILON, v.compare(VectorOperators.LT, BCE_EPSILON)))
                     .mul(FloatVector.fromMemorySegment(F, w, wAt + o, ORDER)).mul(scale)
                     .intoMemorySegment(out, outAt + o, ORDER);
         }
@@ -126,8 +129,9 @@ final class VectorDirectMath implements DirectMath {
         FloatVector wv = FloatVector.broadcast(F, w);
         for (long o = 0, end = 4L * n; o < end; o += F_BYTES) {
             FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + o, ORDER);
+            FloatVector v = xv.neg().add(1f).mul(xv); // max(v, ε) as in bceBackward
             gv.mul(xv.sub(FloatVector.fromMemorySegment(F, y, yAt + o, ORDER)))
-                    .div(xv.neg().add(1f).mul(xv).max(BCE_EPSILON)).mul(wv).mul(scale)
+                    .div(v.blend(BCE_EPSILON, v.compare(VectorOperators.LT, BCE_EPSILON))).mul(wv).mul(scale)
                     .intoMemorySegment(out, outAt + o, ORDER);
         }
     }
@@ -143,10 +147,12 @@ final class VectorDirectMath implements DirectMath {
             FloatVector x1 = xp.and(HIGH).reinterpretAsFloats();
             FloatVector y0 = yp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
             FloatVector y1 = yp.and(HIGH).reinterpretAsFloats();
-            IntVector r0 = gv.mul(x0.sub(y0)).div(x0.neg().add(1f).mul(x0).max(BCE_EPSILON)).mul(wv).mul(scale)
-                    .reinterpretAsInts();
-            IntVector r1 = gv.mul(x1.sub(y1)).div(x1.neg().add(1f).mul(x1).max(BCE_EPSILON)).mul(wv).mul(scale)
-                    .reinterpretAsInts();
+            FloatVector v0 = x0.neg().add(1f).mul(x0); // max(v, ε) as in bceBackward
+            FloatVector v1 = x1.neg().add(1f).mul(x1);
+            IntVector r0 = gv.mul(x0.sub(y0)).div(v0.blend(BCE_EPSILON, v0.compare(VectorOperators.LT, BCE_EPSILON)))
+                    .mul(wv).mul(scale).reinterpretAsInts();
+            IntVector r1 = gv.mul(x1.sub(y1)).div(v1.blend(BCE_EPSILON, v1.compare(VectorOperators.LT, BCE_EPSILON)))
+                    .mul(wv).mul(scale).reinterpretAsInts();
             // round to nearest even (add 0x7FFF plus the kept bit), NaN as 0x7FC0, then pack
             r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
                     .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
@@ -169,8 +175,10 @@ final class VectorDirectMath implements DirectMath {
             HalfFloats.fromHalves(y, yAt + 2L * run, ys, len);
             for (int i = 0; i < len; i += F.length()) {
                 FloatVector xv = FloatVector.fromArray(F, xs, i);
-                gv.mul(xv.sub(FloatVector.fromArray(F, ys, i))).div(xv.neg().add(1f).mul(xv).max(BCE_EPSILON)).mul(wv)
-                        .mul(scale).intoArray(xs, i);
+                FloatVector v = xv.neg().add(1f).mul(xv); // max(v, ε) as in bceBackward
+                gv.mul(xv.sub(FloatVector.fromArray(F, ys, i)))
+                        .div(v.blend(BCE_EPSILON, v.compare(VectorOperators.LT, BCE_EPSILON))).mul(wv).mul(scale)
+                        .intoArray(xs, i);
             }
             HalfFloats.toHalves(xs, out, outAt + 2L * run, len);
         }
