@@ -376,9 +376,10 @@ final class VectorDirectMath implements DirectMath {
         for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
             FloatVector xv = FloatVector.fromMemorySegment(FD, x, xAt + o, ORDER);
             FloatVector gv = FloatVector.fromMemorySegment(FD, g, gAt + o, ORDER);
-            acc = ((DoubleVector) xv.min(0f).convertShape(VectorOperators.F2D, D, 0))
+            VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
+            acc = ((DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0)) // min(x, 0): preluBf16
                     .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0), acc);
-            gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f)).intoMemorySegment(out, outAt + o, ORDER);
+            gv.mul(w).blend(gv, up).intoMemorySegment(out, outAt + o, ORDER);
         }
         double[] lanes = Scratch.get().lanes;
         acc.intoArray(lanes, 0);
