@@ -632,23 +632,29 @@ final class VectorDirectMath implements DirectMath {
 
     private static void groupNormUpdateF16(MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows,
             long rowLength, long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt) {
-        FloatVector cxv = FloatVector.broadcast(F, cx);
-        Scratch scratch = Scratch.get();
-        float[] ds = scratch.stageA;
-        float[] xs = scratch.stageB;
+        float[] ds = Scratch.get().stageA;
         for (int r = 0; r < rows; r++) {
             float c = cdy[r];
             long row = 2L * rowLength * r;
             for (long run = 0; run < n; run += STAGE) {
                 int len = (int) Math.min(STAGE, n - run);
-                HalfFloats.fromHalves(dy, dyAt + row + 2 * run, ds, len);
-                HalfFloats.fromHalves(x, xAt + row + 2 * run, xs, len);
-                for (int i = 0; i < len; i += F.length()) {
-                    FloatVector.fromArray(F, xs, i).sub(mean).fma(cxv, FloatVector.fromArray(F, ds, i).fma(c, k))
-                            .intoArray(ds, i);
-                }
+                updateHalves(dy, dyAt + row + 2 * run, x, xAt + row + 2 * run, ds, len, c, cx, mean, k);
                 HalfFloats.toHalves(ds, out, outAt + row + 2 * run, len);
             }
+        }
+    }
+
+    /**
+     * GroupNorm's fp32 update of {@code n} FLOAT16 elements into {@code dst}, widening as it goes:
+     * a plain loop, which C2 compiles to the processor's conversions and vector fmas (it does so for
+     * a loop from memory segments into an array), one pass where widening first took three.
+     */
+    private static void updateHalves(MemorySegment dy, long dyAt, MemorySegment x, long xAt, float[] dst, int n,
+            float c, float cx, float mean, float k) {
+        for (int i = 0; i < n; i++) {
+            float d = Float.float16ToFloat(dy.get(ValueLayout.JAVA_SHORT_UNALIGNED, dyAt + 2L * i));
+            float v = Float.float16ToFloat(x.get(ValueLayout.JAVA_SHORT_UNALIGNED, xAt + 2L * i));
+            dst[i] = Math.fma(cx, v - mean, Math.fma(c, d, k));
         }
     }
 }
