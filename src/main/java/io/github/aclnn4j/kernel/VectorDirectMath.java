@@ -164,23 +164,25 @@ final class VectorDirectMath implements DirectMath {
 
     private static void bceUniformF16(float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
             float scale, MemorySegment out, long outAt, int n) {
-        FloatVector gv = FloatVector.broadcast(F, g);
-        FloatVector wv = FloatVector.broadcast(F, w);
-        Scratch scratch = Scratch.get();
-        float[] xs = scratch.stageA;
-        float[] ys = scratch.stageB;
-        for (int run = 0; run < n; run += STAGE) {
-            int len = Math.min(STAGE, n - run);
-            HalfFloats.fromHalves(x, xAt + 2L * run, xs, len);
-            HalfFloats.fromHalves(y, yAt + 2L * run, ys, len);
-            for (int i = 0; i < len; i += F.length()) {
-                FloatVector xv = FloatVector.fromArray(F, xs, i);
-                FloatVector v = xv.neg().add(1f).mul(xv); // max(v, ε) as in bceBackward
-                gv.mul(xv.sub(FloatVector.fromArray(F, ys, i)))
-                        .div(v.blend(BCE_EPSILON, v.compare(VectorOperators.LT, BCE_EPSILON))).mul(wv).mul(scale)
-                        .intoArray(xs, i);
-            }
-            HalfFloats.toHalves(xs, out, outAt + 2L * run, len);
+        float[] run = Scratch.get().stageA;
+        for (int at = 0; at < n; at += STAGE) {
+            int len = Math.min(STAGE, n - at);
+            bceHalves(g, x, xAt + 2L * at, y, yAt + 2L * at, w, scale, run, len);
+            HalfFloats.toHalves(run, out, outAt + 2L * at, len);
+        }
+    }
+
+    /**
+     * BCE backward of {@code n} FLOAT16 elements into {@code dst}, widening as it goes: a plain loop
+     * that C2 vectorizes (as {@link #updateHalves}), the operations of {@link #bceUniformF32} in its
+     * order, so its bits ({@code Math.max} gives what the blend does).
+     */
+    private static void bceHalves(float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
+            float scale, float[] dst, int n) {
+        for (int i = 0; i < n; i++) {
+            float xi = Float.float16ToFloat(x.get(ValueLayout.JAVA_SHORT_UNALIGNED, xAt + 2L * i));
+            float yi = Float.float16ToFloat(y.get(ValueLayout.JAVA_SHORT_UNALIGNED, yAt + 2L * i));
+            dst[i] = g * (xi - yi) / Math.max((-xi + 1f) * xi, BCE_EPSILON) * w * scale;
         }
     }
 
