@@ -24,16 +24,19 @@ import jdk.incubator.vector.VectorSpecies;
  * loop are split alike (sums add in another fixed order). BCE with logits, with much work per
  * element, instead widens a short vector with as many lanes as the float vector.
  *
- * <p>FLOAT16, which the Vector API cannot convert, goes through per-thread float runs of
- * {@link Scratch#STAGE} elements: {@link HalfFloats}' plain loops widen the operands into them and
- * narrow the results out of them, loops that C2 compiles to the processor's conversion
- * instructions (F16C, AVX-512), and the vector math reads and writes the runs in L1. Converting in
- * registers with integer and float arithmetic took about ten vector operations per vector each
- * way: on an AVX2 machine (Zen 3) FLOAT16 BCE backward ran at 11.5 ms against 6.2 ms staged,
- * GroupNorm backward 7.5 against 3.2 ms. Both ways are exact and round to nearest even; staging
- * converts exactly as the rows do ({@code Float.float16ToFloat}, {@code Float.floatToFloat16}).
- * No vector lives across a conversion call: sums carried from run to run wait in a scratch array
- * (see {@link #addChunkLanes}).
+ * <p>FLOAT16, which the Vector API cannot convert, is converted by plain loops that C2 compiles to
+ * the processor's conversion instructions (F16C, AVX-512): it vectorizes them from a memory segment
+ * into an array and back, not from segment to segment. Element-wise work (BCE backward, GroupNorm's
+ * update) happens inside such a loop, which widens, computes and stores into a per-thread float run
+ * in one pass, and {@link HalfFloats} narrows the run into the output. Loops that also sum (PReLU,
+ * GroupNorm's sums, BCE with logits) first widen their operands into float runs of
+ * {@link Scratch#STAGE} elements with {@link HalfFloats} and do the vector math on the runs, as C2
+ * does not vectorize ordered fp32 sums. Converting in registers with integer and float arithmetic
+ * took about ten vector operations per vector each way: on an AVX2 machine (Zen 3) FLOAT16 BCE
+ * backward took 11.5 ms that way, 6.2 ms staged and 4.3 ms in one loop; GroupNorm backward 7.5, 3.2
+ * and 2.8 ms. All ways are exact and round to nearest even; these convert exactly as the rows do
+ * ({@code Float.float16ToFloat}, {@code Float.floatToFloat16}). No vector lives across a conversion
+ * call: sums carried from run to run wait in a scratch array (see {@link #addChunkLanes}).
  *
  * <p>The JIT shapes this code. C2 turns a loop into plain vector instructions only while every
  * vector operation in it is inlined and intrinsified; a vector that crosses a call that was not
