@@ -273,32 +273,33 @@ public final class StridedView {
     }
 
     /**
-     * A contiguous 16-bit run: bulk copies through a short row, then a conversion loop the JIT
-     * vectorizes (FLOAT16, in a method of its own so that its profile is its own) or
-     * {@link BulkMath} does (BFLOAT16).
+     * A contiguous 16-bit run. FLOAT16 converts straight from and to the segment with
+     * {@link HalfFloats}' loops, which the JIT vectorizes with the processor's conversions (the
+     * direct loops use the same); BFLOAT16 is bulk-copied through a short row that
+     * {@link BulkMath} converts.
      */
     private void loadHalfRun(long off, float[] dst, int at, int n) {
+        if (dtype == DType.FLOAT16) {
+            HalfFloats.fromHalves(segment, off, dst, at, n);
+            return;
+        }
         short[] row = Scratch.get().halfRow;
         for (int done = 0; done < n; done += row.length) {
             int len = Math.min(row.length, n - done);
             MemorySegment.copy(segment, I16, off + 2L * done, row, 0, len);
-            if (dtype == DType.BF16) {
-                BulkMath.INSTANCE.bf16ToFloat(row, dst, at + done, len);
-            } else {
-                HalfFloats.fromHalves(row, dst, at + done, len);
-            }
+            BulkMath.INSTANCE.bf16ToFloat(row, dst, at + done, len);
         }
     }
 
     private void storeHalfRun(long off, float[] src, int at, int n) {
+        if (dtype == DType.FLOAT16) {
+            HalfFloats.toHalves(src, at, segment, off, n);
+            return;
+        }
         short[] row = Scratch.get().halfRow;
         for (int done = 0; done < n; done += row.length) {
             int len = Math.min(row.length, n - done);
-            if (dtype == DType.BF16) {
-                BulkMath.INSTANCE.floatToBf16(src, at + done, row, len);
-            } else {
-                HalfFloats.toHalves(src, at + done, row, len);
-            }
+            BulkMath.INSTANCE.floatToBf16(src, at + done, row, len);
             MemorySegment.copy(row, 0, segment, I16, off + 2L * done, len);
         }
     }

@@ -171,7 +171,7 @@ final class VectorDirectMath implements DirectMath {
         for (int at = 0; at < n; at += STAGE) {
             int len = Math.min(STAGE, n - at);
             bceHalves(g, x, xAt + 2L * at, y, yAt + 2L * at, w, scale, run, len);
-            HalfFloats.toHalves(run, out, outAt + 2L * at, len);
+            HalfFloats.toHalves(run, 0, out, outAt + 2L * at, len);
         }
     }
 
@@ -328,12 +328,12 @@ final class VectorDirectMath implements DirectMath {
         double sum = 0;
         for (int run = 0; run < n; run += STAGE) {
             int len = Math.min(STAGE, n - run);
-            HalfFloats.fromHalves(x, xAt + 2L * run, xs, len);
-            HalfFloats.fromHalves(y, yAt + 2L * run, ys, len);
+            HalfFloats.fromHalves(x, xAt + 2L * run, xs, 0, len);
+            HalfFloats.fromHalves(y, yAt + 2L * run, ys, 0, len);
             MemorySegment.copy(w, ValueLayout.JAVA_FLOAT_UNALIGNED, wAt + 4L * run, ws, 0, len);
             MemorySegment.copy(pw, ValueLayout.JAVA_FLOAT_UNALIGNED, pwAt + 4L * run, pws, 0, len);
             sum += BulkMath.INSTANCE.bceWithLogits(xs, ys, ws, pws, len);
-            HalfFloats.toHalves(xs, out, outAt + 2L * run, len);
+            HalfFloats.toHalves(xs, 0, out, outAt + 2L * run, len);
         }
         return sum;
     }
@@ -443,8 +443,8 @@ final class VectorDirectMath implements DirectMath {
         // added in double
         for (int chunk = 0; chunk < n; chunk += SUM_CHUNK) {
             int len = Math.min(SUM_CHUNK, n - chunk);
-            HalfFloats.fromHalves(x, xAt + 2L * chunk, xs, len);
-            HalfFloats.fromHalves(g, gAt + 2L * chunk, gs, len);
+            HalfFloats.fromHalves(x, xAt + 2L * chunk, xs, 0, len);
+            HalfFloats.fromHalves(g, gAt + 2L * chunk, gs, 0, len);
             FloatVector part = FloatVector.zero(F);
             for (int i = 0; i < len; i += F.length()) {
                 FloatVector xv = FloatVector.fromArray(F, xs, i);
@@ -455,7 +455,7 @@ final class VectorDirectMath implements DirectMath {
             }
             part.intoArray(scratch.chunkLanes, 0);
             addChunkLanes(lanes, scratch.chunkLanes, 1);
-            HalfFloats.toHalves(gs, out, outAt + 2L * chunk, len);
+            HalfFloats.toHalves(gs, 0, out, outAt + 2L * chunk, len);
         }
         return VectorBulkMath.sumLanes(lanes);
     }
@@ -549,8 +549,8 @@ final class VectorDirectMath implements DirectMath {
             // fp32 lanes within chunks of SUM_CHUNK elements (one run each), chunk sums added in double
             for (long chunk = 0; chunk < n; chunk += SUM_CHUNK) {
                 int len = (int) Math.min(SUM_CHUNK, n - chunk);
-                HalfFloats.fromHalves(a, aAt + row + 2 * chunk, as, len);
-                HalfFloats.fromHalves(b, bAt + row + 2 * chunk, bs, len);
+                HalfFloats.fromHalves(a, aAt + row + 2 * chunk, as, 0, len);
+                HalfFloats.fromHalves(b, bAt + row + 2 * chunk, bs, 0, len);
                 FloatVector sum0 = FloatVector.zero(F);
                 FloatVector sum1 = FloatVector.zero(F);
                 FloatVector dot0 = FloatVector.zero(F);
@@ -644,7 +644,7 @@ final class VectorDirectMath implements DirectMath {
             for (long run = 0; run < n; run += STAGE) {
                 int len = (int) Math.min(STAGE, n - run);
                 updateHalves(dy, dyAt + row + 2 * run, x, xAt + row + 2 * run, ds, len, c, cx, mean, k);
-                HalfFloats.toHalves(ds, out, outAt + row + 2 * run, len);
+                HalfFloats.toHalves(ds, 0, out, outAt + row + 2 * run, len);
             }
         }
     }

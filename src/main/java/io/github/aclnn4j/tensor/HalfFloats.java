@@ -35,42 +35,25 @@ public final class HalfFloats {
     }
 
     /**
-     * {@code dst[dstAt + i] = fromHalf(src[i])} for i < n: a plain loop that C2 vectorizes with the
-     * processor's half-precision conversions (kept apart from BFLOAT16 code, whose profile would
-     * otherwise shape its compilation).
+     * {@code dst[dstAt + i] = fromHalf(src[srcAt + 2i])} for i < n, FLOAT16 in native byte order at
+     * any byte offset: a plain loop that C2 vectorizes with the processor's conversions when
+     * {@code src} is native memory (one instruction per vector, where the Vector API, which has no
+     * half-float conversion, needs about ten). It does so from a segment into an array and back,
+     * not from segment to segment.
      */
-    public static void fromHalves(short[] src, float[] dst, int dstAt, int n) {
+    public static void fromHalves(MemorySegment src, long srcAt, float[] dst, int dstAt, int n) {
         for (int i = 0; i < n; i++) {
-            dst[dstAt + i] = Float.float16ToFloat(src[i]);
-        }
-    }
-
-    /** {@code dst[i] = toHalf(src[srcAt + i])} for i < n; see {@link #fromHalves}. */
-    public static void toHalves(float[] src, int srcAt, short[] dst, int n) {
-        for (int i = 0; i < n; i++) {
-            dst[i] = Float.floatToFloat16(src[srcAt + i]);
+            dst[dstAt + i] = Float.float16ToFloat(src.get(I16, srcAt + 2L * i));
         }
     }
 
     /**
-     * {@code dst[i] = fromHalf(src[srcAt + 2i])} for i < n, FLOAT16 in native byte order at any byte
-     * offset: like {@link #fromHalves(short[], float[], int, int)}, a loop that C2 vectorizes with
-     * the processor's conversions when {@code src} is native memory (one instruction per vector,
-     * where the Vector API, which has no half-float conversion, needs about ten).
+     * {@code dst[dstAt + 2i] = toHalf(src[srcAt + i])} for i < n; see
+     * {@link #fromHalves(MemorySegment, long, float[], int, int)}.
      */
-    public static void fromHalves(MemorySegment src, long srcAt, float[] dst, int n) {
+    public static void toHalves(float[] src, int srcAt, MemorySegment dst, long dstAt, int n) {
         for (int i = 0; i < n; i++) {
-            dst[i] = Float.float16ToFloat(src.get(I16, srcAt + 2L * i));
-        }
-    }
-
-    /**
-     * {@code dst[dstAt + 2i] = toHalf(src[i])} for i < n; see
-     * {@link #fromHalves(MemorySegment, long, float[], int)}.
-     */
-    public static void toHalves(float[] src, MemorySegment dst, long dstAt, int n) {
-        for (int i = 0; i < n; i++) {
-            dst.set(I16, dstAt + 2L * i, Float.floatToFloat16(src[i]));
+            dst.set(I16, dstAt + 2L * i, Float.floatToFloat16(src[srcAt + i]));
         }
     }
 }
