@@ -5,6 +5,7 @@ import io.github.aclnn4j.tensor.HalfFloats;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
@@ -395,7 +396,7 @@ final class VectorDirectMath implements DirectMath {
             long outAt, int n) {
         Scratch scratch = Scratch.get();
         double[] lanes = scratch.lanes;
-        java.util.Arrays.fill(lanes, 0, D.length(), 0.0);
+        Arrays.fill(lanes, 0, D.length(), 0.0);
         // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
         for (long chunk = 0, end = 2L * n; chunk < end; chunk += 2 * SUM_CHUNK) {
             FloatVector acc0 = FloatVector.zero(F);
@@ -438,7 +439,7 @@ final class VectorDirectMath implements DirectMath {
         float[] xs = scratch.stageA;
         float[] gs = scratch.stageB;
         double[] lanes = scratch.lanes;
-        java.util.Arrays.fill(lanes, 0, D.length(), 0.0);
+        Arrays.fill(lanes, 0, D.length(), 0.0);
         // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements (one run each), chunk sums
         // added in double
         for (int chunk = 0; chunk < n; chunk += SUM_CHUNK) {
@@ -500,8 +501,8 @@ final class VectorDirectMath implements DirectMath {
         double[] sumLanes = scratch.lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
         double[] dotLanes = scratch.dotLanes;
         for (long r = 0; r < rows; r++) {
-            java.util.Arrays.fill(sumLanes, 0, D.length(), 0.0);
-            java.util.Arrays.fill(dotLanes, 0, D.length(), 0.0);
+            Arrays.fill(sumLanes, 0, D.length(), 0.0);
+            Arrays.fill(dotLanes, 0, D.length(), 0.0);
             // fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
             for (long chunk = 0; chunk < n; chunk += SUM_CHUNK) {
                 int len = (int) Math.min(SUM_CHUNK, n - chunk);
@@ -544,8 +545,8 @@ final class VectorDirectMath implements DirectMath {
         double[] dotLanes = scratch.dotLanes;
         for (long r = 0; r < rows; r++) {
             long row = 2L * rowLength * r;
-            java.util.Arrays.fill(sumLanes, 0, D.length(), 0.0);
-            java.util.Arrays.fill(dotLanes, 0, D.length(), 0.0);
+            Arrays.fill(sumLanes, 0, D.length(), 0.0);
+            Arrays.fill(dotLanes, 0, D.length(), 0.0);
             // fp32 lanes within chunks of SUM_CHUNK elements (one run each), chunk sums added in double
             for (long chunk = 0; chunk < n; chunk += SUM_CHUNK) {
                 int len = (int) Math.min(SUM_CHUNK, n - chunk);
