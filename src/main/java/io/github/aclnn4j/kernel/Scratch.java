@@ -30,6 +30,8 @@ final class Scratch {
     /** For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
     final long[] index = new long[16];
+    /** {@code exp(−|x|)} of one pass of the BCE-with-logits loss loops. */
+    final float[] exps = new float[VectorBulkMath.EXP_RUN];
     /** The lanes of a double vector, for summing them in order. */
     final double[] lanes = new double[64];
     /** The lanes of a second double vector. */

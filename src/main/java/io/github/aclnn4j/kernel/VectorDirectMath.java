@@ -196,6 +196,7 @@ final class VectorDirectMath implements DirectMath {
     private static final float LN2_HI = 0.693145752f;
     private static final float LN2_LO = 1.42860677e-6f;
     private static final int LOSS_CHUNK = VectorBulkMath.LOSS_CHUNK;
+    private static final int EXP_RUN = VectorBulkMath.EXP_RUN;
 
     @Override
     public double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
@@ -208,54 +209,64 @@ final class VectorDirectMath implements DirectMath {
         };
     }
 
-    // One loop per dtype, each storing and summing every loss without a mode branch: a loop that
-    // mixed dtypes or modes was compiled, once all its branches had been profiled, into code that
-    // boxed its vectors (measured: 2 s instead of 9 ms for 2^24 elements). Its one branch, moving
-    // a LOSS_CHUNK's fp32 sums into double, is taken at the last vector of every call, so no call
-    // finds it unprofiled. BFLOAT16 values widen from a short vector with as many lanes as the float
-    // vector, so each loss vector is computed once.
+    // One loop pair per dtype (see VectorBulkMath#bceLosses for why two loops), each storing and
+    // summing every loss without a mode branch: a loop that mixed dtypes or modes was compiled, once
+    // all its branches had been profiled, into code that boxed its vectors (measured: 2 s instead of
+    // 9 ms for 2^24 elements). Its one branch, moving a LOSS_CHUNK's fp32 sums into double, is taken
+    // at the last vector of every call, so no call finds it unprofiled. BFLOAT16 values widen from a
+    // short vector with as many lanes as the float vector, so each loss vector is computed once.
 
     private static double bceWithLogitsF32(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
+        float[] exps = Scratch.get().exps;
         DoubleVector acc = DoubleVector.zero(D);
         FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
-        for (long i = 0; i < n; i += F.length()) {
-            FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + 4 * i, ORDER);
-            FloatVector yv = FloatVector.fromMemorySegment(F, y, yAt + 4 * i, ORDER);
-            // exp and log1p exactly as VectorBulkMath#bceWholeVectors computes them (see there)
-            FloatVector ax = xv.abs();
-            FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
-            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
-            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
-            FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
-            FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
-            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
-                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
-                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
-                    .fma(u, FloatVector.broadcast(F, 1f));
-            IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
-            FloatVector e = p
-                    .mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
-                    .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
-            FloatVector s = e.div(e.add(2f));
-            FloatVector s2 = s.mul(s);
-            FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
-                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
-                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
-                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
-                    .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
-            FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
-            FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
-            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
-            FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
-            chunk = chunk.add(loss);
-            if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
-                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
-                chunk = FloatVector.zero(F);
+        for (int run = 0; run < n; run += EXP_RUN) {
+            int len = Math.min(EXP_RUN, n - run);
+            for (int j = 0; j < len; j += F.length()) {
+                FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + 4L * (run + j), ORDER);
+                // exp(−|x|) exactly as VectorBulkMath#bceLosses computes it (see there)
+                FloatVector ax = xv.abs();
+                FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
+                IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
+                FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
+                FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
+                FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
+                FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
+                        .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
+                        .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
+                        .fma(u, FloatVector.broadcast(F, 1f));
+                IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
+                p.mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                        .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                        .intoArray(exps, j);
             }
-            loss.intoMemorySegment(out, outAt + 4 * i, ORDER);
+            for (int j = 0; j < len; j += F.length()) {
+                long i = run + j;
+                FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + 4 * i, ORDER);
+                FloatVector yv = FloatVector.fromMemorySegment(F, y, yAt + 4 * i, ORDER);
+                FloatVector e = FloatVector.fromArray(F, exps, j);
+                // log1p(e) and the loss exactly as VectorBulkMath#bceLosses computes them (see there)
+                FloatVector s = e.div(e.add(2f));
+                FloatVector s2 = s.mul(s);
+                FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
+                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
+                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
+                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
+                        .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
+                FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
+                FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
+                FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                        .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
+                FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
+                chunk = chunk.add(loss);
+                if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                    chunk = FloatVector.zero(F);
+                }
+                loss.intoMemorySegment(out, outAt + 4 * i, ORDER);
+            }
         }
         double[] lanes = Scratch.get().lanes;
         acc.intoArray(lanes, 0);
@@ -264,53 +275,65 @@ final class VectorDirectMath implements DirectMath {
 
     private static double bceWithLogitsBf16(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
+        float[] exps = Scratch.get().exps;
         DoubleVector acc = DoubleVector.zero(D);
         FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
-        for (long i = 0; i < n; i += F.length()) {
-            FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2 * i, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretAsFloats();
-            FloatVector yv = ((IntVector) ShortVector.fromMemorySegment(S, y, yAt + 2 * i, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretAsFloats();
-            // exp and log1p exactly as VectorBulkMath#bceWholeVectors computes them (see there)
-            FloatVector ax = xv.abs();
-            FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
-            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
-            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
-            FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
-            FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
-            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
-                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
-                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
-                    .fma(u, FloatVector.broadcast(F, 1f));
-            IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
-            FloatVector e = p
-                    .mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
-                    .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
-            FloatVector s = e.div(e.add(2f));
-            FloatVector s2 = s.mul(s);
-            FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
-                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
-                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
-                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
-                    .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
-            FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
-            FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
-            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
-            FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
-            chunk = chunk.add(loss);
-            if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
-                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
-                chunk = FloatVector.zero(F);
+        for (int run = 0; run < n; run += EXP_RUN) {
+            int len = Math.min(EXP_RUN, n - run);
+            for (int j = 0; j < len; j += F.length()) {
+                FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2L * (run + j), ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                        .reinterpretAsFloats();
+                // exp(−|x|) exactly as VectorBulkMath#bceLosses computes it (see there)
+                FloatVector ax = xv.abs();
+                FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
+                IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
+                FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
+                FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
+                FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
+                FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
+                        .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
+                        .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
+                        .fma(u, FloatVector.broadcast(F, 1f));
+                IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
+                p.mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                        .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                        .intoArray(exps, j);
             }
-            IntVector lb = loss.reinterpretAsInts(); // nearest even, NaN as 0x7FC0, as in bceUniformBf16
-            IntVector bits = lb.add(lb.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                    .blend(0x7FC00000, lb.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000))
-                    .lanewise(VectorOperators.LSHR, 16);
-            ((ShortVector) bits.convertShape(VectorOperators.I2S, S, 0)).intoMemorySegment(out, outAt + 2 * i, ORDER);
+            for (int j = 0; j < len; j += F.length()) {
+                long i = run + j;
+                FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2 * i, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                        .reinterpretAsFloats();
+                FloatVector yv = ((IntVector) ShortVector.fromMemorySegment(S, y, yAt + 2 * i, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                        .reinterpretAsFloats();
+                FloatVector e = FloatVector.fromArray(F, exps, j);
+                // log1p(e) and the loss exactly as VectorBulkMath#bceLosses computes them (see there)
+                FloatVector s = e.div(e.add(2f));
+                FloatVector s2 = s.mul(s);
+                FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
+                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
+                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
+                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
+                        .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
+                FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
+                FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
+                FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                        .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
+                FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
+                chunk = chunk.add(loss);
+                if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                    chunk = FloatVector.zero(F);
+                }
+                IntVector lb = loss.reinterpretAsInts(); // nearest even, NaN as 0x7FC0, as in bceUniformBf16
+                IntVector bits = lb.add(lb.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, lb.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000))
+                        .lanewise(VectorOperators.LSHR, 16);
+                ((ShortVector) bits.convertShape(VectorOperators.I2S, S, 0)).intoMemorySegment(out, outAt + 2 * i, ORDER);
+            }
         }
         double[] lanes = Scratch.get().lanes;
         acc.intoArray(lanes, 0);
