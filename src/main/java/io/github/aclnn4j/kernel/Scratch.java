@@ -47,6 +47,8 @@ final class Scratch {
     final MemorySegment ones32;
     /** An off-heap block that loops which always store write to when only their sum is wanted. */
     final MemorySegment sink;
+    /** {@code exp(−|x|)} of one pass of the direct BCE-with-logits loops, aligned to a cache line. */
+    final MemorySegment expRun;
 
     /** GroupNorm's per-row coefficients for one direct update call. */
     final float[] rowCoefficients = new float[GroupNormBackwardKernel.UPDATE_ROWS];
@@ -65,6 +67,7 @@ final class Scratch {
         }
         ones32 = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
         sink = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
+        expRun = arena.allocate((long) VectorBulkMath.EXP_RUN * Float.BYTES, 64);
         for (long i = 0; i < Blocks.SIZE; i++) {
             ones32.setAtIndex(ValueLayout.JAVA_FLOAT, i, 1f);
         }

@@ -51,16 +51,19 @@ import jdk.incubator.vector.VectorSpecies;
  * math use {@link #FD} lanes, so that every float-double conversion is lane for lane; the others
  * run at full width, and the 16-bit ones sum in fp32 chunks that are widened once.
  *
- * <p>GroupNorm's BFLOAT16 loops read and write through slices of exactly the elements they cover,
- * counted with int indices. On a segment passed in, each access carried its bounds, liveness and
- * type checks (about sixty scalar instructions per vector step, seen in C2's code), which could not
- * leave the loop; on a slice made in the method C2 knows the class and the bounds and drops them,
- * and escape analysis removes the slice itself. GroupNorm backward BFLOAT16 went from 3.6 to 2.6 ms
- * (AVX2, both builds in one JVM). Elsewhere slices gained nothing measurable (FLOAT loops wait on
- * memory, BCE with logits on its arithmetic, PReLU's BFLOAT16 loop did not change) and, where C2
- * inlines a loop into a kernel's large block method (BCE backward, BCE with logits), it left
- * {@code asSlice} out of line and the slices were allocated (500 to 800 KB per call), so the other
- * loops keep offsets into the segments they are given.
+ * <p>GroupNorm's BFLOAT16 loops and BCE with logits read and write through slices of exactly the
+ * elements they cover, counted with int indices. On a segment passed in, each access carried its
+ * bounds, liveness and type checks (about sixty scalar instructions per vector step, seen in C2's
+ * code), which could not leave the loop; on a slice made in the method C2 knows the class and the
+ * bounds and drops them, and escape analysis removes the slice itself. GroupNorm backward BFLOAT16
+ * went from 3.6 to 2.6 ms (AVX2, both builds in one JVM). BCE with logits FLOAT, in a JVM that had
+ * run other workloads first, was compiled either with the checks left in each step and its sums
+ * spilled (24 to 30 ms for 2^24 elements, three JVMs in four) or without (15 ms); with slices it
+ * took 11.6 to 12.4 ms in every JVM. A slice is only free where its loop is compiled as a method of
+ * its own: where C2 inlined a loop into a kernel's large block method (BCE backward), it left
+ * {@code asSlice} out of line and allocated the slices (500 to 800 KB per call), so loops that are
+ * small enough to be inlined keep offsets into the segments they are given; BCE with logits' two
+ * loop methods are each larger than C2 inlines.
  */
 final class VectorDirectMath implements DirectMath {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -209,135 +212,176 @@ final class VectorDirectMath implements DirectMath {
         };
     }
 
-    // One loop pair per dtype (see VectorBulkMath#bceLosses for why two loops), each storing and
-    // summing every loss without a mode branch: a loop that mixed dtypes or modes was compiled, once
-    // all its branches had been profiled, into code that boxed its vectors (measured: 2 s instead of
-    // 9 ms for 2^24 elements). Its one branch, moving a LOSS_CHUNK's fp32 sums into double, is taken
-    // at the last vector of every call, so no call finds it unprofiled. BFLOAT16 values widen from a
-    // short vector with as many lanes as the float vector, so each loss vector is computed once.
+    // Per EXP_RUN elements, one method computes exp(−|x|) into scratch and a second the rest, as
+    // VectorBulkMath#bceLosses does (see there for why two loops); the double lanes of the sum wait
+    // in scratch between runs. Each loop is a method of its own so that its slices stay free (see
+    // the class comment), and the chunk sums never cross a call. Each loss method stores and
+    // sums every loss without a mode branch: a loop that mixed dtypes or modes was compiled, once all
+    // its branches had been profiled, into code that boxed its vectors (measured: 2 s instead of 9 ms
+    // for 2^24 elements). Its one branch, moving a LOSS_CHUNK's fp32 sums into double, is taken at the
+    // last vector of every call, so no call finds it unprofiled. BFLOAT16 values widen from a short
+    // vector with as many lanes as the float vector, so each loss vector is computed once.
 
     private static double bceWithLogitsF32(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
-        float[] exps = Scratch.get().exps;
-        DoubleVector acc = DoubleVector.zero(D);
-        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        Scratch scratch = Scratch.get();
+        MemorySegment exps = scratch.expRun;
+        double[] lanes = scratch.lanes;
+        Arrays.fill(lanes, 0, D.length(), 0.0);
         for (int run = 0; run < n; run += EXP_RUN) {
             int len = Math.min(EXP_RUN, n - run);
-            for (int j = 0; j < len; j += F.length()) {
-                FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + 4L * (run + j), ORDER);
-                // exp(−|x|) exactly as VectorBulkMath#bceLosses computes it (see there)
-                FloatVector ax = xv.abs();
-                FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
-                IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
-                FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
-                FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
-                FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
-                FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
-                        .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
-                        .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
-                        .fma(u, FloatVector.broadcast(F, 1f));
-                IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
-                p.mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
-                        .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
-                        .intoArray(exps, j);
-            }
-            for (int j = 0; j < len; j += F.length()) {
-                long i = run + j;
-                FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + 4 * i, ORDER);
-                FloatVector yv = FloatVector.fromMemorySegment(F, y, yAt + 4 * i, ORDER);
-                FloatVector e = FloatVector.fromArray(F, exps, j);
-                // log1p(e) and the loss exactly as VectorBulkMath#bceLosses computes them (see there)
-                FloatVector s = e.div(e.add(2f));
-                FloatVector s2 = s.mul(s);
-                FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
-                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
-                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
-                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
-                        .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
-                FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
-                FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
-                FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                        .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
-                FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
-                chunk = chunk.add(loss);
-                if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
-                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
-                    chunk = FloatVector.zero(F);
-                }
-                loss.intoMemorySegment(out, outAt + 4 * i, ORDER);
-            }
+            bceWithLogitsF32Exps(x, xAt + 4L * run, exps, len);
+            bceWithLogitsF32Losses(x, xAt + 4L * run, y, yAt + 4L * run, w, wAt + 4L * run, pw, pwAt + 4L * run, exps,
+                    out, outAt + 4L * run, len, lanes);
         }
-        double[] lanes = Scratch.get().lanes;
-        acc.intoArray(lanes, 0);
         return VectorBulkMath.sumLanes(lanes);
+    }
+
+    private static void bceWithLogitsF32Exps(MemorySegment x, long xAt, MemorySegment exps, int n) {
+        MemorySegment xs = x.asSlice(xAt, 4L * n); // slices: see the class comment
+        MemorySegment es = exps.asSlice(0, 4L * n);
+        for (int j = 0; j < n; j += F.length()) {
+            FloatVector xv = FloatVector.fromMemorySegment(F, xs, 4L * j, ORDER);
+            // exp(−|x|) exactly as VectorBulkMath#bceLosses computes it (see there)
+            FloatVector ax = xv.abs();
+            FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
+            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
+            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
+            FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
+            FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
+            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
+                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
+                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
+                    .fma(u, FloatVector.broadcast(F, 1f));
+            IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
+            p.mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                    .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                    .intoMemorySegment(es, 4L * j, ORDER);
+        }
+    }
+
+    private static void bceWithLogitsF32Losses(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
+            long wAt, MemorySegment pw, long pwAt, MemorySegment exps, MemorySegment out, long outAt, int n, double[] lanes) {
+        MemorySegment xs = x.asSlice(xAt, 4L * n); // slices: see the class comment
+        MemorySegment ys = y.asSlice(yAt, 4L * n);
+        MemorySegment ws = w.asSlice(wAt, 4L * n);
+        MemorySegment pws = pw.asSlice(pwAt, 4L * n);
+        MemorySegment es = exps.asSlice(0, 4L * n);
+        MemorySegment outs = out.asSlice(outAt, 4L * n);
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
+        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        for (int j = 0; j < n; j += F.length()) {
+            FloatVector xv = FloatVector.fromMemorySegment(F, xs, 4L * j, ORDER);
+            FloatVector yv = FloatVector.fromMemorySegment(F, ys, 4L * j, ORDER);
+            FloatVector e = FloatVector.fromMemorySegment(F, es, 4L * j, ORDER);
+            // log1p(e) and the loss exactly as VectorBulkMath#bceLosses computes them (see there)
+            FloatVector s = e.div(e.add(2f));
+            FloatVector s2 = s.mul(s);
+            FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
+                    .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
+            FloatVector pv = FloatVector.fromMemorySegment(F, pws, 4L * j, ORDER);
+            FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
+            FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, ws, 4L * j, ORDER));
+            chunk = chunk.add(loss);
+            if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
+                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                chunk = FloatVector.zero(F);
+            }
+            loss.intoMemorySegment(outs, 4L * j, ORDER);
+        }
+        acc.intoArray(lanes, 0);
     }
 
     private static double bceWithLogitsBf16(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
-        float[] exps = Scratch.get().exps;
-        DoubleVector acc = DoubleVector.zero(D);
-        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        Scratch scratch = Scratch.get();
+        MemorySegment exps = scratch.expRun;
+        double[] lanes = scratch.lanes;
+        Arrays.fill(lanes, 0, D.length(), 0.0);
         for (int run = 0; run < n; run += EXP_RUN) {
             int len = Math.min(EXP_RUN, n - run);
-            for (int j = 0; j < len; j += F.length()) {
-                FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2L * (run + j), ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                        .reinterpretAsFloats();
-                // exp(−|x|) exactly as VectorBulkMath#bceLosses computes it (see there)
-                FloatVector ax = xv.abs();
-                FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
-                IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
-                FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
-                FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
-                FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
-                FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
-                        .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
-                        .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
-                        .fma(u, FloatVector.broadcast(F, 1f));
-                IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
-                p.mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
-                        .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
-                        .intoArray(exps, j);
-            }
-            for (int j = 0; j < len; j += F.length()) {
-                long i = run + j;
-                FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2 * i, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                        .reinterpretAsFloats();
-                FloatVector yv = ((IntVector) ShortVector.fromMemorySegment(S, y, yAt + 2 * i, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                        .reinterpretAsFloats();
-                FloatVector e = FloatVector.fromArray(F, exps, j);
-                // log1p(e) and the loss exactly as VectorBulkMath#bceLosses computes them (see there)
-                FloatVector s = e.div(e.add(2f));
-                FloatVector s2 = s.mul(s);
-                FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
-                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
-                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
-                        .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
-                        .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
-                FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4 * i, ORDER);
-                FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
-                FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                        .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
-                FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, w, wAt + 4 * i, ORDER));
-                chunk = chunk.add(loss);
-                if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
-                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
-                    chunk = FloatVector.zero(F);
-                }
-                IntVector lb = loss.reinterpretAsInts(); // nearest even, NaN as 0x7FC0, as in bceUniformBf16
-                IntVector bits = lb.add(lb.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                        .blend(0x7FC00000, lb.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000))
-                        .lanewise(VectorOperators.LSHR, 16);
-                ((ShortVector) bits.convertShape(VectorOperators.I2S, S, 0)).intoMemorySegment(out, outAt + 2 * i, ORDER);
-            }
+            bceWithLogitsBf16Exps(x, xAt + 2L * run, exps, len);
+            bceWithLogitsBf16Losses(x, xAt + 2L * run, y, yAt + 2L * run, w, wAt + 4L * run, pw, pwAt + 4L * run, exps,
+                    out, outAt + 2L * run, len, lanes);
         }
-        double[] lanes = Scratch.get().lanes;
-        acc.intoArray(lanes, 0);
         return VectorBulkMath.sumLanes(lanes);
+    }
+
+    private static void bceWithLogitsBf16Exps(MemorySegment x, long xAt, MemorySegment exps, int n) {
+        MemorySegment xs = x.asSlice(xAt, 2L * n); // slices: see the class comment
+        MemorySegment es = exps.asSlice(0, 4L * n);
+        for (int j = 0; j < n; j += F.length()) {
+            FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, xs, 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                    .reinterpretAsFloats();
+            // exp(−|x|) exactly as VectorBulkMath#bceLosses computes it (see there)
+            FloatVector ax = xv.abs();
+            FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
+            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
+            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
+            FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
+            FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
+            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
+                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
+                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
+                    .fma(u, FloatVector.broadcast(F, 1f));
+            IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
+            p.mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                    .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                    .intoMemorySegment(es, 4L * j, ORDER);
+        }
+    }
+
+    private static void bceWithLogitsBf16Losses(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
+            long wAt, MemorySegment pw, long pwAt, MemorySegment exps, MemorySegment out, long outAt, int n, double[] lanes) {
+        MemorySegment xs = x.asSlice(xAt, 2L * n); // slices: see the class comment
+        MemorySegment ys = y.asSlice(yAt, 2L * n);
+        MemorySegment ws = w.asSlice(wAt, 4L * n);
+        MemorySegment pws = pw.asSlice(pwAt, 4L * n);
+        MemorySegment es = exps.asSlice(0, 4L * n);
+        MemorySegment outs = out.asSlice(outAt, 2L * n);
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
+        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        for (int j = 0; j < n; j += F.length()) {
+            FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, xs, 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                    .reinterpretAsFloats();
+            FloatVector yv = ((IntVector) ShortVector.fromMemorySegment(S, ys, 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                    .reinterpretAsFloats();
+            FloatVector e = FloatVector.fromMemorySegment(F, es, 4L * j, ORDER);
+            // log1p(e) and the loss exactly as VectorBulkMath#bceLosses computes them (see there)
+            FloatVector s = e.div(e.add(2f));
+            FloatVector s2 = s.mul(s);
+            FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
+                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
+                    .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
+            FloatVector pv = FloatVector.fromMemorySegment(F, pws, 4L * j, ORDER);
+            FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
+            FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, ws, 4L * j, ORDER));
+            chunk = chunk.add(loss);
+            if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
+                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                chunk = FloatVector.zero(F);
+            }
+            IntVector lb = loss.reinterpretAsInts(); // nearest even, NaN as 0x7FC0, as in bceUniformBf16
+            IntVector bits = lb.add(lb.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .blend(0x7FC00000, lb.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000))
+                    .lanewise(VectorOperators.LSHR, 16);
+            ((ShortVector) bits.convertShape(VectorOperators.I2S, S, 0)).intoMemorySegment(outs, 2L * j, ORDER);
+        }
+        acc.intoArray(lanes, 0);
     }
 
     // FLOAT16 widens into float runs, which is what the row loop takes: its loss, so its bits, and
