@@ -59,11 +59,14 @@ import jdk.incubator.vector.VectorSpecies;
  * went from 3.6 to 2.6 ms (AVX2, both builds in one JVM). BCE with logits FLOAT, in a JVM that had
  * run other workloads first, was compiled either with the checks left in each step and its sums
  * spilled (24 to 30 ms for 2^24 elements, three JVMs in four) or without (15 ms); with slices it
- * took 11.6 to 12.4 ms in every JVM. A slice is only free where its loop is compiled as a method of
+ * took 11.6 to 12.4 ms in every JVM. The FLOAT loops of PReLU and GroupNorm take slices too:
+ * GroupNorm backward FLOAT 4.54 → 4.14 ms, and PReLU FLOAT no longer had its one slow JVM in four
+ * (15 against 7–8 ms). A slice is only free where its loop is compiled as a method of
  * its own: where C2 inlined a loop into a kernel's large block method (BCE backward), it left
  * {@code asSlice} out of line and allocated the slices (500 to 800 KB per call), so loops that are
- * small enough to be inlined keep offsets into the segments they are given; BCE with logits' two
- * loop methods are each larger than C2 inlines.
+ * small enough to be inlined into such a method keep offsets into the segments they are given;
+ * the ones with slices are larger than C2 inlines or are called from small methods (bench longrun
+ * shows the same 2.5 to 5 KB per call with and without them).
  */
 final class VectorDirectMath implements DirectMath {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -445,13 +448,17 @@ final class VectorDirectMath implements DirectMath {
     private static double preluF32(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
         DoubleVector acc = DoubleVector.zero(D);
-        for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
-            FloatVector xv = FloatVector.fromMemorySegment(FD, x, xAt + o, ORDER);
-            FloatVector gv = FloatVector.fromMemorySegment(FD, g, gAt + o, ORDER);
+        MemorySegment xs = x.asSlice(xAt, 4L * n); // slices: see the class comment
+        MemorySegment gs = g.asSlice(gAt, 4L * n);
+        MemorySegment outs = out.asSlice(outAt, 4L * n);
+        for (int i = 0; i < n; i += FD.length()) {
+            long o = 4L * i;
+            FloatVector xv = FloatVector.fromMemorySegment(FD, xs, o, ORDER);
+            FloatVector gv = FloatVector.fromMemorySegment(FD, gs, o, ORDER);
             VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
             acc = ((DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0)) // min(x, 0): preluBf16
                     .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0), acc);
-            gv.mul(w).blend(gv, up).intoMemorySegment(out, outAt + o, ORDER);
+            gv.mul(w).blend(gv, up).intoMemorySegment(outs, o, ORDER);
         }
         double[] lanes = Scratch.get().lanes;
         acc.intoArray(lanes, 0);
@@ -545,10 +552,12 @@ final class VectorDirectMath implements DirectMath {
         for (long r = 0; r < rows; r++) {
             DoubleVector sum = DoubleVector.zero(D);
             DoubleVector dot = DoubleVector.zero(D);
-            for (long o = 4L * rowLength * r, end = o + 4L * n; o < end; o += FD_BYTES) {
-                DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aAt + o, ORDER)
+            MemorySegment as = a.asSlice(aAt + 4L * rowLength * r, 4L * n); // slices: see the class comment
+            MemorySegment bs = b.asSlice(bAt + 4L * rowLength * r, 4L * n);
+            for (int i = 0; i < n; i += FD.length()) {
+                DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, as, 4L * i, ORDER)
                         .convertShape(VectorOperators.F2D, D, 0);
-                DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bAt + o, ORDER)
+                DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, bs, 4L * i, ORDER)
                         .convertShape(VectorOperators.F2D, D, 0);
                 sum = sum.add(ad);
                 dot = ad.fma(bd, dot);
@@ -646,13 +655,17 @@ final class VectorDirectMath implements DirectMath {
         if (dtype != DType.FLOAT) {
             throw unsupported(dtype);
         }
-        for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
-            DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aAt + o, ORDER)
+        MemorySegment as = a.asSlice(aAt, 4L * n); // slices: see the class comment
+        MemorySegment bs = b.asSlice(bAt, 4L * n);
+        MemorySegment outs = out.asSlice(outAt, 4L * n);
+        for (int i = 0; i < n; i += FD.length()) {
+            long o = 4L * i;
+            DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, as, o, ORDER)
                     .convertShape(VectorOperators.F2D, D, 0);
-            DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bAt + o, ORDER)
+            DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, bs, o, ORDER)
                     .convertShape(VectorOperators.F2D, D, 0);
             DoubleVector r = ad.mul(ca).add(bd.mul(cb)).add(bias);
-            ((FloatVector) r.convertShape(VectorOperators.D2F, FD, 0)).intoMemorySegment(out, outAt + o, ORDER);
+            ((FloatVector) r.convertShape(VectorOperators.D2F, FD, 0)).intoMemorySegment(outs, o, ORDER);
         }
     }
 
