@@ -208,8 +208,7 @@ final class VectorDirectMath implements DirectMath {
     public double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
         return switch (dtype) {
-            case FLOAT -> bceWithLogitsF32(x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n);
-            case BF16 -> bceWithLogitsBf16(x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n);
+            case FLOAT, BF16 -> bceWithLogitsRuns(dtype == DType.BF16, x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n);
             case FLOAT16 -> bceWithLogitsF16(x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n);
             default -> throw unsupported(dtype);
         };
@@ -225,17 +224,30 @@ final class VectorDirectMath implements DirectMath {
     // last vector of every call, so no call finds it unprofiled. BFLOAT16 values widen from a short
     // vector with as many lanes as the float vector, so each loss vector is computed once.
 
-    private static double bceWithLogitsF32(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
-            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
+    /**
+     * FLOAT or BFLOAT16: per run, the loop methods of the dtype. The branch picks between calls
+     * only, so a dtype first seen late costs a recompilation of this small method, not boxed vectors.
+     */
+    private static double bceWithLogitsRuns(boolean bf16, MemorySegment x, long xAt, MemorySegment y, long yAt,
+            MemorySegment w, long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
+        long size = bf16 ? 2 : 4;
         Scratch scratch = Scratch.get();
         MemorySegment exps = scratch.expRun;
         double[] lanes = scratch.lanes;
         Arrays.fill(lanes, 0, D.length(), 0.0);
         for (int run = 0; run < n; run += EXP_RUN) {
             int len = Math.min(EXP_RUN, n - run);
-            bceWithLogitsF32Exps(x, xAt + 4L * run, exps, len);
-            bceWithLogitsF32Losses(x, xAt + 4L * run, y, yAt + 4L * run, w, wAt + 4L * run, pw, pwAt + 4L * run, exps,
-                    out, outAt + 4L * run, len, lanes);
+            long at = size * run;
+            long weightAt = 4L * run;
+            if (bf16) {
+                bceWithLogitsBf16Exps(x, xAt + at, exps, len);
+                bceWithLogitsBf16Losses(x, xAt + at, y, yAt + at, w, wAt + weightAt, pw, pwAt + weightAt, exps, out,
+                        outAt + at, len, lanes);
+            } else {
+                bceWithLogitsF32Exps(x, xAt + at, exps, len);
+                bceWithLogitsF32Losses(x, xAt + at, y, yAt + at, w, wAt + weightAt, pw, pwAt + weightAt, exps, out,
+                        outAt + at, len, lanes);
+            }
         }
         return VectorBulkMath.sumLanes(lanes);
     }
@@ -299,21 +311,6 @@ final class VectorDirectMath implements DirectMath {
             loss.intoMemorySegment(outs, 4L * j, ORDER);
         }
         acc.intoArray(lanes, 0);
-    }
-
-    private static double bceWithLogitsBf16(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
-            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
-        Scratch scratch = Scratch.get();
-        MemorySegment exps = scratch.expRun;
-        double[] lanes = scratch.lanes;
-        Arrays.fill(lanes, 0, D.length(), 0.0);
-        for (int run = 0; run < n; run += EXP_RUN) {
-            int len = Math.min(EXP_RUN, n - run);
-            bceWithLogitsBf16Exps(x, xAt + 2L * run, exps, len);
-            bceWithLogitsBf16Losses(x, xAt + 2L * run, y, yAt + 2L * run, w, wAt + 4L * run, pw, pwAt + 4L * run, exps,
-                    out, outAt + 2L * run, len, lanes);
-        }
-        return VectorBulkMath.sumLanes(lanes);
     }
 
     private static void bceWithLogitsBf16Exps(MemorySegment x, long xAt, MemorySegment exps, int n) {
