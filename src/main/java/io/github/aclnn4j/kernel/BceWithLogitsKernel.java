@@ -36,7 +36,7 @@ public final class BceWithLogitsKernel {
             sum = DirectOperands.math().bceWithLogits(compute, self.segment(), self.denseOffset(start),
                     target.segment(), target.denseOffset(start), DirectOperands.segment(weight, 0, done),
                     DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 1, done),
-                    DirectOperands.offset(posWeight, start), store ? out.segment() : Scratch.get().sink,
+                    DirectOperands.offset(posWeight, start), store ? out.segment() : null,
                     store ? out.denseOffset(start) : 0, done);
         }
         if (done < len) {

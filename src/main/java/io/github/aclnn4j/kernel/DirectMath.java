@@ -37,8 +37,9 @@ public interface DirectMath {
             float scale, MemorySegment out, long outAt, int n);
 
     /**
-     * BCE-with-logits losses, as {@link BulkMath#bceWithLogits}: written to {@code out} and their
-     * sum in double returned. {@code x}, {@code y} and {@code out} hold {@code dtype}; the weights
+     * BCE-with-logits losses, as {@link BulkMath#bceWithLogits}: written to {@code out} (null for
+     * a reduction, which wants only the sum) and their sum in double returned. {@code x}, {@code y}
+     * and {@code out} hold {@code dtype}; the weights
      * {@code w} and {@code pw} are FLOAT, already rounded to {@code dtype}.
      */
     double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w, long wAt,

@@ -221,6 +221,9 @@ class DirectMathTest {
             MemorySegment ones = store(arena, DType.FLOAT, filled(1f), 8);
             double loss = math.bceWithLogits(dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0, ones, 8, ones,
                     8, arena.allocate(4L * N + 64), 6, N);
+            double lossOnly = math.bceWithLogits(dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0, ones, 8,
+                    ones, 8, null, 0, N); // a reduction's call: the same sum, to the bit, without the losses
+            assertEquals(loss, lossOnly, "BCE with logits Σ loss without out " + dt);
             float[] rows = g.clone();
             double rowLoss = BulkMath.INSTANCE.bceWithLogits(rows, y, filled(1f), filled(1f), N);
             double lossMagnitude = 0;
