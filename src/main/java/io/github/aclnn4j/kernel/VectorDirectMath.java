@@ -217,12 +217,13 @@ final class VectorDirectMath implements DirectMath {
     // Per EXP_RUN elements, one method computes exp(−|x|) into scratch and a second the rest, as
     // VectorBulkMath#bceLosses does (see there for why two loops); the double lanes of the sum wait
     // in scratch between runs. Each loop is a method of its own so that its slices stay free (see
-    // the class comment), and the chunk sums never cross a call. Each loss method stores and
-    // sums every loss without a mode branch: a loop that mixed dtypes or modes was compiled, once all
-    // its branches had been profiled, into code that boxed its vectors (measured: 2 s instead of 9 ms
-    // for 2^24 elements). Its one branch, moving a LOSS_CHUNK's fp32 sums into double, is taken at the
-    // last vector of every call, so no call finds it unprofiled. BFLOAT16 values widen from a short
-    // vector with as many lanes as the float vector, so each loss vector is computed once.
+    // the class comment), and the chunk sums never cross a call. Each loss method stores and sums
+    // (BFLOAT16 reductions: only sums) every loss without a mode branch: a loop that mixed dtypes or
+    // modes was compiled, once all its branches had been profiled, into code that boxed its vectors
+    // (measured: 2 s instead of 9 ms for 2^24 elements). Its one branch, moving a LOSS_CHUNK's fp32
+    // sums into double, is taken at the last vector of every call, so no call finds it unprofiled.
+    // BFLOAT16 values widen from a short vector with as many lanes as the float vector, so each loss
+    // vector is computed once.
 
     /**
      * FLOAT or BFLOAT16: per run, the loop methods of the dtype and mode. The branches pick between
