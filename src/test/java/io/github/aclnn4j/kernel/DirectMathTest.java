@@ -197,6 +197,38 @@ class DirectMathTest {
     }
 
     /**
+     * BCE with logits over lengths that end inside a run of the loops (they work in runs of 512
+     * elements): every loss and the sum, with and without an output, against the rows.
+     */
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("cases")
+    void bceWithLogitsRunsEndAnywhere(DType dt, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        int n = math.step() * (1 + rng.nextInt(N / math.step() - 1));
+        float[] x = finite(values(rng, dt, -20, 20));
+        float[] y = finite(values(rng, dt, 0, 1));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment xs = store(arena, dt, x, 4);
+            MemorySegment ys = store(arena, dt, y, 0);
+            MemorySegment ones = store(arena, DType.FLOAT, filled(1f), 8);
+            MemorySegment out = arena.allocate(4L * N + 64);
+            double sum = math.bceWithLogits(dt, xs, 4, ys, 0, ones, 8, ones, 8, out, 6, n);
+            double sumOnly = math.bceWithLogits(dt, xs, 4, ys, 0, ones, 8, ones, 8, null, 0, n);
+            float[] rows = java.util.Arrays.copyOf(x, n);
+            double rowSum = BulkMath.INSTANCE.bceWithLogits(rows, java.util.Arrays.copyOf(y, n), filled(1f),
+                    filled(1f), n);
+            double magnitude = 0;
+            for (int i = 0; i < n; i++) {
+                assertEquals(Integer.toHexString(rowBits(dt, rows[i])), Integer.toHexString(bitsAt(dt, out, 6, i)),
+                        "BCE with logits " + dt + " n " + n + " element " + i);
+                magnitude += Math.abs(rows[i]);
+            }
+            assertEquals(sum, sumOnly, "BCE with logits Σ loss without out, n " + n);
+            assertSum(rowSum, sum, magnitude, "BCE with logits Σ loss, n " + n);
+        }
+    }
+
+    /**
      * The sums again on finite values only: the tests above mix NaN and infinities in, which make
      * every sum NaN or infinite and so say nothing about how the loops add.
      */
