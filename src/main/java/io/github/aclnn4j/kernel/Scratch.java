@@ -45,7 +45,7 @@ final class Scratch {
     final MemorySegment[] repeated = new MemorySegment[4];
     /** An off-heap block of FLOAT 1.0, never written: an absent weight for the direct loops. */
     final MemorySegment ones32;
-    /** An off-heap block that FLOAT BCE with logits, whose loop always stores, writes to for a reduction. */
+    /** An off-heap block that BCE with logits' loops, which always store, write to for a reduction. */
     final MemorySegment sink;
     /** {@code exp(−|x|)} of one pass of the direct BCE-with-logits loops, aligned to a cache line. */
     final MemorySegment expRun;

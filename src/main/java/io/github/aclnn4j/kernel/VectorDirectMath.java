@@ -218,17 +218,19 @@ final class VectorDirectMath implements DirectMath {
     // VectorBulkMath#bceLosses does (see there for why two loops); the double lanes of the sum wait
     // in scratch between runs. Each loop is a method of its own so that its slices stay free (see
     // the class comment), and the chunk sums never cross a call. Each loss method stores and sums
-    // (BFLOAT16 reductions: only sums) every loss without a mode branch: a loop that mixed dtypes or
-    // modes was compiled, once all its branches had been profiled, into code that boxed its vectors
-    // (measured: 2 s instead of 9 ms for 2^24 elements). Its one branch, moving a LOSS_CHUNK's fp32
-    // sums into double, is taken at the last vector of every call, so no call finds it unprofiled.
-    // BFLOAT16 values widen from a short vector with as many lanes as the float vector, so each loss
-    // vector is computed once.
+    // every loss without a mode branch: a loop that mixed dtypes or modes was compiled, once all its
+    // branches had been profiled, into code that boxed its vectors (measured: 2 s instead of 9 ms for
+    // 2^24 elements). Its one branch, moving a LOSS_CHUNK's fp32 sums into double, is taken at the
+    // last vector of every call, so no call finds it unprofiled. BFLOAT16 values widen from a short
+    // vector with as many lanes as the float vector, so each loss vector is computed once.
 
     /**
-     * FLOAT or BFLOAT16: per run, the loop methods of the dtype and mode. The branches pick between
-     * calls only, so a dtype or mode first seen late costs a recompilation of this small method, not
-     * boxed vectors.
+     * FLOAT or BFLOAT16: per run, the loop methods of the dtype. The branch picks between calls
+     * only, so a dtype first seen late costs a recompilation of this small method, not boxed vectors.
+     * A reduction's losses go to scratch through the same loop methods as the stored ones: a
+     * BFLOAT16 loop that only summed was 19% faster for mean, but a program that switched from mean
+     * to none then ran the store loop cold, interpreted and C1-compiled with boxed vectors, for
+     * most of a second (1.3 MB per call over its first thousand 512x512 calls, SmallCallAllocationTest).
      */
     private static double bceWithLogitsRuns(boolean bf16, MemorySegment x, long xAt, MemorySegment y, long yAt,
             MemorySegment w, long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
@@ -241,19 +243,16 @@ final class VectorDirectMath implements DirectMath {
             int len = Math.min(EXP_RUN, n - run);
             long at = size * run;
             long weightAt = 4L * run;
+            MemorySegment losses = out == null ? scratch.sink : out;
+            long lossesAt = out == null ? 0 : outAt + at;
             if (bf16) {
                 bceWithLogitsBf16Exps(x, xAt + at, exps, len);
-                if (out == null) {
-                    bceWithLogitsBf16Sums(x, xAt + at, y, yAt + at, w, wAt + weightAt, pw, pwAt + weightAt, exps, len,
-                            lanes);
-                } else {
-                    bceWithLogitsBf16Losses(x, xAt + at, y, yAt + at, w, wAt + weightAt, pw, pwAt + weightAt, exps,
-                            out, outAt + at, len, lanes);
-                }
-            } else { // FLOAT's loop stores even for a reduction, into scratch: a sum-only copy gained 4%
+                bceWithLogitsBf16Losses(x, xAt + at, y, yAt + at, w, wAt + weightAt, pw, pwAt + weightAt, exps, losses,
+                        lossesAt, len, lanes);
+            } else {
                 bceWithLogitsF32Exps(x, xAt + at, exps, len);
-                bceWithLogitsF32Losses(x, xAt + at, y, yAt + at, w, wAt + weightAt, pw, pwAt + weightAt, exps,
-                        out == null ? scratch.sink : out, out == null ? 0 : outAt + at, len, lanes);
+                bceWithLogitsF32Losses(x, xAt + at, y, yAt + at, w, wAt + weightAt, pw, pwAt + weightAt, exps, losses,
+                        lossesAt, len, lanes);
             }
         }
         return VectorBulkMath.sumLanes(lanes);
@@ -389,50 +388,6 @@ final class VectorDirectMath implements DirectMath {
                     .blend(0x7FC00000, loss.compare(VectorOperators.NE, loss).cast(I))
                     .lanewise(VectorOperators.LSHR, 16);
             ((ShortVector) bits.convertShape(VectorOperators.I2S, S, 0)).intoMemorySegment(outs, 2L * j, ORDER);
-        }
-        acc.intoArray(lanes, 0);
-    }
-
-    /**
-     * {@link #bceWithLogitsBf16Losses} for mean and sum: the losses summed, not rounded or stored
-     * (their rounding and narrowing took a fifth of the BFLOAT16 reduction's time).
-     */
-    private static void bceWithLogitsBf16Sums(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
-            long wAt, MemorySegment pw, long pwAt, MemorySegment exps, int n, double[] lanes) {
-        MemorySegment xs = x.asSlice(xAt, 2L * n); // slices: see the class comment
-        MemorySegment ys = y.asSlice(yAt, 2L * n);
-        MemorySegment ws = w.asSlice(wAt, 4L * n);
-        MemorySegment pws = pw.asSlice(pwAt, 4L * n);
-        MemorySegment es = exps.asSlice(0, 4L * n);
-        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
-        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
-        for (int j = 0; j < n; j += F.length()) {
-            FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, xs, 2L * j, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretAsFloats();
-            FloatVector yv = ((IntVector) ShortVector.fromMemorySegment(S, ys, 2L * j, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretAsFloats();
-            FloatVector e = FloatVector.fromMemorySegment(F, es, 4L * j, ORDER);
-            // log1p(e) and the loss exactly as VectorBulkMath#bceLosses computes them (see there)
-            FloatVector s = e.div(e.add(2f));
-            FloatVector s2 = s.mul(s);
-            FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
-                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
-                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
-                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
-                    .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
-            FloatVector pv = FloatVector.fromMemorySegment(F, pws, 4L * j, ORDER);
-            FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
-            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
-            FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, ws, 4L * j, ORDER));
-            chunk = chunk.add(loss);
-            if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
-                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
-                chunk = FloatVector.zero(F);
-            }
         }
         acc.intoArray(lanes, 0);
     }
