@@ -239,11 +239,11 @@ final class VectorDirectMath implements DirectMath {
         MemorySegment exps = scratch.expRun;
         double[] lanes = scratch.lanes;
         Arrays.fill(lanes, 0, D.length(), 0.0);
+        MemorySegment losses = out == null ? scratch.sink : out;
         for (int run = 0; run < n; run += EXP_RUN) {
             int len = Math.min(EXP_RUN, n - run);
             long at = size * run;
             long weightAt = 4L * run;
-            MemorySegment losses = out == null ? scratch.sink : out;
             long lossesAt = out == null ? 0 : outAt + at;
             if (bf16) {
                 bceWithLogitsBf16Exps(x, xAt + at, exps, len);
