@@ -14,7 +14,8 @@ import java.lang.foreign.ValueLayout;
  * <p>When self, target (and out, for none) lie densely in memory in the compute dtype and weight
  * and posWeight are absent or single values of it (in FLOAT, dense too), a {@link DirectMath} loop
  * reads and writes memory in one pass; otherwise, and for the last elements of a block, rows of
- * floats. Both compute each loss with the same operations.
+ * floats. Both compute each loss with the same operations (the 16-bit loops look the softplus
+ * term up in a table of what the rows compute for every value).
  */
 public final class BceWithLogitsKernel {
     private BceWithLogitsKernel() {}
@@ -32,11 +33,16 @@ public final class BceWithLogitsKernel {
         boolean store = reduction == 0;
         int done = direct ? len - len % DirectOperands.math().step() : 0;
         double sum = 0;
-        if (done > 0) {
+        if (done > 0 && compute == DType.FLOAT) {
             sum = DirectOperands.math().bceWithLogits(compute, self.segment(), self.denseOffset(start),
                     target.segment(), target.denseOffset(start), DirectOperands.segment(weight, 0, done),
                     DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 1, done),
                     DirectOperands.offset(posWeight, start), store ? out.segment() : null,
+                    store ? out.denseOffset(start) : 0, done);
+        } else if (done > 0) {
+            sum = DirectOperands.math().bceWithLogitsUniform(compute, self.segment(), self.denseOffset(start),
+                    target.segment(), target.denseOffset(start), weight == null ? 1f : weight.get(0),
+                    posWeight == null ? 1f : posWeight.get(0), store ? out.segment() : null,
                     store ? out.denseOffset(start) : 0, done);
         }
         if (done < len) {

@@ -23,8 +23,9 @@ public interface DirectMath {
     int step();
 
     /**
-     * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward}
-     * and {@link #affine} (FLOAT only) and {@link #groupNormUpdate} (the 16-bit types).
+     * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward},
+     * {@link #bceWithLogits} and {@link #affine} (FLOAT only), {@link #bceWithLogitsUniform} and
+     * {@link #groupNormUpdate} (the 16-bit types).
      */
     boolean supports(DType dtype);
 
@@ -37,13 +38,19 @@ public interface DirectMath {
             float scale, MemorySegment out, long outAt, int n);
 
     /**
-     * BCE-with-logits losses, as {@link BulkMath#bceWithLogits}: written to {@code out} (null for
-     * a reduction, which wants only the sum) and their sum in double returned. {@code x}, {@code y}
-     * and {@code out} hold {@code dtype}; the weights
-     * {@code w} and {@code pw} are FLOAT, already rounded to {@code dtype}.
+     * FLOAT BCE-with-logits losses, as {@link BulkMath#bceWithLogits}: written to {@code out} (null
+     * for a reduction, which wants only the sum) and their sum in double returned.
      */
     double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w, long wAt,
             MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n);
+
+    /**
+     * As {@link #bceWithLogits} for BFLOAT16 and FLOAT16, with weight {@code w} and posWeight
+     * {@code pw} single values of {@code dtype} (1 where absent); {@code x}, {@code y} and
+     * {@code out} hold {@code dtype}.
+     */
+    double bceWithLogitsUniform(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, float w, float pw,
+            MemorySegment out, long outAt, int n);
 
     /**
      * {@code out = x > 0 ? g : w·g}, returning {@code Σ min(x, 0)·g}, as {@link BulkMath#preluRow}:

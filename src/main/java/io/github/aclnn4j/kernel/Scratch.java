@@ -27,6 +27,8 @@ final class Scratch {
     final float[] stageB = new float[STAGE];
     final float[] stageC = new float[STAGE];
     final float[] stageD = new float[STAGE];
+    /** A run's softplus values, looked up for the 16-bit BCE-with-logits loops. */
+    final float[] softplus = new float[STAGE];
     /** For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
     final long[] index = new long[16];
@@ -47,7 +49,7 @@ final class Scratch {
     final MemorySegment ones32;
     /** An off-heap block that BCE with logits' loops, which always store, write to for a reduction. */
     final MemorySegment sink;
-    /** {@code exp(−|x|)} of one pass of the direct BCE-with-logits loops, aligned to a cache line. */
+    /** {@code exp(−|x|)} of one pass of the direct FLOAT BCE-with-logits loops, aligned to a cache line. */
     final MemorySegment expRun;
 
     /** GroupNorm's per-row coefficients for one direct update call. */

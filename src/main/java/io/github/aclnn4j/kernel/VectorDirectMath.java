@@ -22,8 +22,9 @@ import jdk.incubator.vector.VectorSpecies;
  * lane, and split them into the even elements (the low halves) and the odd ones (the high halves):
  * widening is a shift or a mask, narrowing integer rounding, with no lane shuffles, and
  * element-wise math does not mind that a vector holds every other element, as all operands of a
- * loop are split alike (sums add in another fixed order). BCE with logits, with much work per
- * element, instead widens a short vector with as many lanes as the float vector.
+ * loop are split alike (sums add in another fixed order). BCE with logits, whose softplus values
+ * come from a table lookup in element order, instead widens a short vector with as many lanes as
+ * the float vector.
  *
  * <p>FLOAT16, which the Vector API cannot convert, is converted by plain loops that C2 compiles to
  * the processor's conversion instructions (F16C, AVX-512): it vectorizes them from a memory segment
@@ -207,34 +208,37 @@ final class VectorDirectMath implements DirectMath {
     @Override
     public double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
-        return switch (dtype) {
-            case FLOAT, BF16 -> bceWithLogitsRuns(dtype == DType.BF16, x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n);
-            case FLOAT16 -> bceWithLogitsF16(x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n);
-            default -> throw unsupported(dtype);
-        };
+        if (dtype != DType.FLOAT) {
+            throw unsupported(dtype);
+        }
+        return bceWithLogitsF32(x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n);
     }
 
-    // Per EXP_RUN elements, one method computes exp(−|x|) into scratch and a second the rest, as
-    // VectorBulkMath#bceLosses does (see there for why two loops); the double lanes of the sum wait
-    // in scratch between runs. Each loop is a method of its own so that its slices stay free (see
-    // the class comment), and the chunk sums never cross a call. Each loss method stores and sums
-    // every loss without a mode branch: a loop that mixed dtypes or modes was compiled, once all its
-    // branches had been profiled, into code that boxed its vectors (measured: 2 s instead of 9 ms for
-    // 2^24 elements). Its one branch, moving a LOSS_CHUNK's fp32 sums into double, is taken at the
-    // last vector of every call, so no call finds it unprofiled. BFLOAT16 values widen from a short
-    // vector with as many lanes as the float vector, so each loss vector is computed once.
+    @Override
+    public double bceWithLogitsUniform(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
+            float pw, MemorySegment out, long outAt, int n) {
+        if (dtype != DType.BF16 && dtype != DType.FLOAT16) {
+            throw unsupported(dtype);
+        }
+        return bceWithLogits16(dtype == DType.BF16, x, xAt, y, yAt, w, pw, out, outAt, n);
+    }
 
-    /**
-     * FLOAT or BFLOAT16: per run, the loop methods of the dtype. The branch picks between calls
-     * only, so a dtype first seen late costs a recompilation of this small method, not boxed vectors.
-     * A reduction's losses go to scratch through the same loop methods as the stored ones: a
-     * BFLOAT16 loop that only summed was 19% faster for mean, but a program that switched from mean
-     * to none then ran the store loop cold, interpreted and C1-compiled with boxed vectors, for
-     * most of a second (1.3 MB per call over its first thousand 512x512 calls, SmallCallAllocationTest).
-     */
-    private static double bceWithLogitsRuns(boolean bf16, MemorySegment x, long xAt, MemorySegment y, long yAt,
-            MemorySegment w, long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
-        long size = bf16 ? 2 : 4;
+    // FLOAT, per EXP_RUN elements: one method computes exp(−|x|) into scratch and a second the rest,
+    // as VectorBulkMath#bceLosses does (see there for why two loops); the 16-bit types look the
+    // softplus up instead (see bceWithLogits16). The double lanes of the sum wait in scratch between
+    // runs. Each loop is a method of its own so that its slices stay free (see the class comment),
+    // and the chunk sums never cross a call. Each loss method stores and sums every loss without a
+    // mode branch: a loop that mixed dtypes or modes was compiled, once all its branches had been
+    // profiled, into code that boxed its vectors (measured: 2 s instead of 9 ms for 2^24 elements).
+    // Its one branch, moving a LOSS_CHUNK's fp32 sums into double, is taken at the last vector of
+    // every call, so no call finds it unprofiled. A reduction's losses go to scratch through the
+    // same loop methods as the stored ones: a BFLOAT16 loop that only summed was 19% faster for
+    // mean, but a program that switched from mean to none then ran the store loop cold, interpreted
+    // and C1-compiled with boxed vectors, for most of a second (1.3 MB per call over its first
+    // thousand 512x512 calls, SmallCallAllocationTest).
+
+    private static double bceWithLogitsF32(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
+            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
         Scratch scratch = Scratch.get();
         MemorySegment exps = scratch.expRun;
         double[] lanes = scratch.lanes;
@@ -242,18 +246,10 @@ final class VectorDirectMath implements DirectMath {
         MemorySegment losses = out == null ? scratch.sink : out;
         for (int run = 0; run < n; run += EXP_RUN) {
             int len = Math.min(EXP_RUN, n - run);
-            long at = size * run;
-            long weightAt = 4L * run;
-            long lossesAt = out == null ? 0 : outAt + at;
-            if (bf16) {
-                bceWithLogitsBf16Exps(x, xAt + at, exps, len);
-                bceWithLogitsBf16Losses(x, xAt + at, y, yAt + at, w, wAt + weightAt, pw, pwAt + weightAt, exps, losses,
-                        lossesAt, len, lanes);
-            } else {
-                bceWithLogitsF32Exps(x, xAt + at, exps, len);
-                bceWithLogitsF32Losses(x, xAt + at, y, yAt + at, w, wAt + weightAt, pw, pwAt + weightAt, exps, losses,
-                        lossesAt, len, lanes);
-            }
+            long at = 4L * run;
+            bceWithLogitsF32Exps(x, xAt + at, exps, len);
+            bceWithLogitsF32Losses(x, xAt + at, y, yAt + at, w, wAt + at, pw, pwAt + at, exps, losses,
+                    out == null ? 0 : outAt + at, len, lanes);
         }
         return VectorBulkMath.sumLanes(lanes);
     }
@@ -320,42 +316,58 @@ final class VectorDirectMath implements DirectMath {
         acc.intoArray(lanes, 0);
     }
 
-    private static void bceWithLogitsBf16Exps(MemorySegment x, long xAt, MemorySegment exps, int n) {
-        MemorySegment xs = x.asSlice(xAt, 2L * n); // slices: see the class comment
-        MemorySegment es = exps.asSlice(0, 4L * n);
-        for (int j = 0; j < n; j += F.length()) {
-            FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, xs, 2L * j, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretAsFloats();
-            // exp(−|x|) exactly as VectorBulkMath#bceLosses computes it (see there)
-            FloatVector ax = xv.abs();
-            FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
-            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
-            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
-            FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
-            FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
-            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
-                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
-                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
-                    .fma(u, FloatVector.broadcast(F, 1f));
-            IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
-            p.mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
-                    .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
-                    .intoMemorySegment(es, 4L * j, ORDER);
+    /**
+     * BFLOAT16 and FLOAT16, whose weights are single values here: per run, a plain loop looks each
+     * element's softplus up in {@link SoftplusTable} (the bits the FLOAT loops compute for it),
+     * then a vector loop does the rest of the loss. On Zen 3 (AVX2, one thread, data in L1) the
+     * lookup takes about 9 cycles per 8 elements where exp and log1p took 37 in two loops; a
+     * hardware gather in the loss loop took 12 (the Vector API gathers through an index array).
+     * FLOAT16 widens x and y into float runs first (see the class comment) and narrows the losses
+     * from one; BFLOAT16 converts in registers.
+     */
+    private static double bceWithLogits16(boolean bf16, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
+            float pw, MemorySegment out, long outAt, int n) {
+        Scratch scratch = Scratch.get();
+        float[] table = bf16 ? SoftplusTable.bf16() : SoftplusTable.float16();
+        float[] softplus = scratch.softplus;
+        double[] lanes = scratch.lanes;
+        Arrays.fill(lanes, 0, D.length(), 0.0);
+        MemorySegment losses = out == null ? scratch.sink : out;
+        for (int run = 0; run < n; run += STAGE) {
+            int len = Math.min(STAGE, n - run);
+            long at = 2L * run;
+            softplusLookup(table, x, xAt + at, softplus, len);
+            if (bf16) {
+                bceWithLogitsBf16Losses(x, xAt + at, y, yAt + at, w, pw, softplus, losses, out == null ? 0 : outAt + at,
+                        len, lanes);
+            } else {
+                widenPair(x, xAt + at, y, yAt + at, scratch.stageA, scratch.stageB, len);
+                bceWithLogitsF16Losses(scratch.stageA, scratch.stageB, w, pw, softplus, len, lanes);
+                if (out != null) {
+                    HalfFloats.toHalves(scratch.stageA, 0, out, outAt + at, len);
+                }
+            }
+        }
+        return VectorBulkMath.sumLanes(lanes);
+    }
+
+    /** {@code softplus[j] = table[x[j] & 0x7FFF]} for the 16-bit values x from byte {@code xAt}. */
+    private static void softplusLookup(float[] table, MemorySegment x, long xAt, float[] softplus, int n) {
+        MemorySegment xs = x.asSlice(xAt, 2L * n);
+        for (int j = 0; j < n; j++) {
+            softplus[j] = table[xs.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, j) & 0x7FFF];
         }
     }
 
-    private static void bceWithLogitsBf16Losses(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
-            long wAt, MemorySegment pw, long pwAt, MemorySegment exps, MemorySegment out, long outAt, int n,
-            double[] lanes) {
+    private static void bceWithLogitsBf16Losses(MemorySegment x, long xAt, MemorySegment y, long yAt, float w, float pw,
+            float[] softplus, MemorySegment out, long outAt, int n, double[] lanes) {
         MemorySegment xs = x.asSlice(xAt, 2L * n); // slices: see the class comment
         MemorySegment ys = y.asSlice(yAt, 2L * n);
-        MemorySegment ws = w.asSlice(wAt, 4L * n);
-        MemorySegment pws = pw.asSlice(pwAt, 4L * n);
-        MemorySegment es = exps.asSlice(0, 4L * n);
         MemorySegment outs = out.asSlice(outAt, 2L * n);
         DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
         FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        float pwLess1 = pw - 1f;
+        float negPw = -pw;
         for (int j = 0; j < n; j += F.length()) {
             FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, xs, 2L * j, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
@@ -363,20 +375,11 @@ final class VectorDirectMath implements DirectMath {
             FloatVector yv = ((IntVector) ShortVector.fromMemorySegment(S, ys, 2L * j, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
                     .reinterpretAsFloats();
-            FloatVector e = FloatVector.fromMemorySegment(F, es, 4L * j, ORDER);
-            // log1p(e) and the loss exactly as VectorBulkMath#bceLosses computes them (see there)
-            FloatVector s = e.div(e.add(2f));
-            FloatVector s2 = s.mul(s);
-            FloatVector softplus = s2.fma(2 * (1f / 15), 2 * (1f / 13))
-                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 11))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 9)))
-                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 7)))
-                    .fma(s2, FloatVector.broadcast(F, 2 * (1f / 5))).fma(s2, FloatVector.broadcast(F, 2 * (1f / 3)))
-                    .fma(s2, FloatVector.broadcast(F, 2f)).mul(s);
-            FloatVector pv = FloatVector.fromMemorySegment(F, pws, 4L * j, ORDER);
-            FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
+            // the loss as VectorBulkMath#bceLosses computes it (see there), with single weights
+            FloatVector lw = yv.fma(pwLess1, 1f);
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
-            FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, ws, 4L * j, ORDER));
+                    .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
+            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(w);
             chunk = chunk.add(loss);
             if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
                 acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
@@ -392,27 +395,29 @@ final class VectorDirectMath implements DirectMath {
         acc.intoArray(lanes, 0);
     }
 
-    // FLOAT16 widens into float runs, which is what the row loop takes: its loss, so its bits, and
-    // one copy of the loss code fewer (measured 3% slower than a copy of it here).
-    private static double bceWithLogitsF16(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
-            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
-        Scratch scratch = Scratch.get();
-        float[] xs = scratch.stageA;
-        float[] ys = scratch.stageB;
-        float[] ws = scratch.stageC;
-        float[] pws = scratch.stageD;
-        double sum = 0;
-        for (int run = 0; run < n; run += STAGE) {
-            int len = Math.min(STAGE, n - run);
-            widenPair(x, xAt + 2L * run, y, yAt + 2L * run, xs, ys, len);
-            MemorySegment.copy(w, ValueLayout.JAVA_FLOAT_UNALIGNED, wAt + 4L * run, ws, 0, len);
-            MemorySegment.copy(pw, ValueLayout.JAVA_FLOAT_UNALIGNED, pwAt + 4L * run, pws, 0, len);
-            sum += BulkMath.INSTANCE.bceWithLogits(xs, ys, ws, pws, len);
-            if (out != null) {
-                HalfFloats.toHalves(xs, 0, out, outAt + 2L * run, len);
+    /** As {@link #bceWithLogitsBf16Losses} on widened FLOAT16 runs, the losses written over {@code xs}. */
+    private static void bceWithLogitsF16Losses(float[] xs, float[] ys, float w, float pw, float[] softplus, int n,
+            double[] lanes) {
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
+        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        float pwLess1 = pw - 1f;
+        float negPw = -pw;
+        for (int j = 0; j < n; j += F.length()) {
+            FloatVector xv = FloatVector.fromArray(F, xs, j);
+            FloatVector yv = FloatVector.fromArray(F, ys, j);
+            FloatVector lw = yv.fma(pwLess1, 1f);
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
+            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(w);
+            chunk = chunk.add(loss);
+            if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
+                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                chunk = FloatVector.zero(F);
             }
+            loss.intoArray(xs, j);
         }
-        return sum;
+        acc.intoArray(lanes, 0);
     }
 
     /**

@@ -170,21 +170,28 @@ class DirectMathTest {
         }
     }
 
+    /** Single weights for the 16-bit loops, by seed: posWeight ∞ and 0 included. */
+    private static final float[] UNIFORM_W = {1f, 1.5f, 0.3f, 0f, 2f};
+    private static final float[] UNIFORM_PW = {1f, 2.5f, -0.75f, 0f, Float.POSITIVE_INFINITY};
+
     @ParameterizedTest(name = "{0} seed {1}")
     @MethodSource("cases")
     void bceWithLogitsMatchesRows(DType dt, long seed) {
         SplittableRandom rng = new SplittableRandom(seed);
         float[] x = values(rng, dt, -20, 20);
         float[] y = values(rng, dt, -0.5, 1.5); // targets outside [0, 1] too: terms of both signs
-        float[] w = values(rng, dt, 0, 2); // weights in FLOAT memory, rounded to dt as the kernel does
-        float[] pw = values(rng, dt, -1, 3);
+        // weights in FLOAT memory, rounded to dt as the kernel does: dense for FLOAT, single values
+        // (the only kind the 16-bit loops take) otherwise
+        float[] w = dt == DType.FLOAT ? values(rng, dt, 0, 2) : filled(rounded(dt, UNIFORM_W[(int) seed - 1]));
+        float[] pw = dt == DType.FLOAT ? values(rng, dt, -1, 3) : filled(rounded(dt, UNIFORM_PW[(int) seed - 1]));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment xs = store(arena, dt, x, 4);
             MemorySegment ys = store(arena, dt, y, 0);
-            MemorySegment ws = store(arena, DType.FLOAT, w, 8);
-            MemorySegment pws = store(arena, DType.FLOAT, pw, 12);
             MemorySegment out = arena.allocate(4L * N + 64);
-            double sum = math.bceWithLogits(dt, xs, 4, ys, 0, ws, 8, pws, 12, out, 6, N);
+            double sum = dt == DType.FLOAT
+                    ? math.bceWithLogits(dt, xs, 4, ys, 0, store(arena, dt, w, 8), 8, store(arena, dt, pw, 12), 12, out,
+                            6, N)
+                    : math.bceWithLogitsUniform(dt, xs, 4, ys, 0, w[0], pw[0], out, 6, N);
             float[] rows = x.clone();
             double rowSum = BulkMath.INSTANCE.bceWithLogits(rows, y, w, pw, N);
             assertElementwise(dt, rows, out, 6, "BCE with logits");
@@ -194,6 +201,67 @@ class DirectMathTest {
             }
             assertSum(rowSum, sum, magnitude, "BCE with logits Σ loss");
         }
+    }
+
+    /**
+     * The 16-bit loops look the softplus up in a table with an entry per value: every bit pattern
+     * of x once, against the rows, with two posWeights.
+     */
+    @ParameterizedTest(name = "{0} posWeight {1}")
+    @MethodSource("everyHalfValue")
+    void bceWithLogitsOfEvery16BitValueMatchesRows(DType dt, float pw) {
+        int n = 1 << 16;
+        SplittableRandom rng = new SplittableRandom(7);
+        float[] x = new float[n];
+        float[] y = new float[n];
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment xs = arena.allocate(2L * n);
+            MemorySegment ys = arena.allocate(2L * n);
+            for (int i = 0; i < n; i++) {
+                xs.setAtIndex(ValueLayout.JAVA_SHORT, i, (short) i);
+                x[i] = dt == DType.BF16 ? HalfFloats.fromBf16((short) i) : HalfFloats.fromHalf((short) i);
+                y[i] = rounded(dt, (float) rng.nextDouble());
+                ys.setAtIndex(ValueLayout.JAVA_SHORT, i, dt == DType.BF16 ? HalfFloats.toBf16(y[i]) : HalfFloats.toHalf(y[i]));
+            }
+            MemorySegment out = arena.allocate(2L * n);
+            math.bceWithLogitsUniform(dt, xs, 0, ys, 0, 1f, pw, out, 0, n);
+            float[] rows = x.clone();
+            float[] pws = new float[n];
+            java.util.Arrays.fill(pws, pw);
+            float[] ones = new float[n];
+            java.util.Arrays.fill(ones, 1f);
+            BulkMath.INSTANCE.bceWithLogits(rows, y, ones, pws, n);
+            for (int i = 0; i < n; i++) {
+                int want = rowBits(dt, rows[i]);
+                int got = bitsAt(dt, out, 0, i);
+                if (want != got && !(Float.isNaN(rows[i]) && isNaN(dt, got))) {
+                    assertEquals(Integer.toHexString(want), Integer.toHexString(got),
+                            "BCE with logits " + dt + " x bits " + Integer.toHexString(i));
+                }
+            }
+        }
+    }
+
+    static Stream<Arguments> everyHalfValue() {
+        return Stream.of(DType.BF16, DType.FLOAT16).flatMap(dt -> Stream.of(1f, 2.5f).map(pw -> Arguments.of(dt, pw)));
+    }
+
+    private static float rounded(DType dt, float v) {
+        return switch (dt) {
+            case BF16 -> HalfFloats.fromBf16(HalfFloats.toBf16(v));
+            case FLOAT16 -> HalfFloats.fromHalf(HalfFloats.toHalf(v));
+            default -> v;
+        };
+    }
+
+    /** The direct loop for {@code dt}, weight and posWeight 1. */
+    private static double unweightedLosses(Arena arena, DType dt, MemorySegment xs, long xAt, MemorySegment ys,
+            long yAt, MemorySegment out, long outAt, int n) {
+        if (dt != DType.FLOAT) {
+            return math.bceWithLogitsUniform(dt, xs, xAt, ys, yAt, 1f, 1f, out, outAt, n);
+        }
+        MemorySegment ones = store(arena, DType.FLOAT, filled(1f), 8);
+        return math.bceWithLogits(dt, xs, xAt, ys, yAt, ones, 8, ones, 8, out, outAt, n);
     }
 
     /**
@@ -210,10 +278,9 @@ class DirectMathTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment xs = store(arena, dt, x, 4);
             MemorySegment ys = store(arena, dt, y, 0);
-            MemorySegment ones = store(arena, DType.FLOAT, filled(1f), 8);
             MemorySegment out = arena.allocate(4L * N + 64);
-            double sum = math.bceWithLogits(dt, xs, 4, ys, 0, ones, 8, ones, 8, out, 6, n);
-            double sumOnly = math.bceWithLogits(dt, xs, 4, ys, 0, ones, 8, ones, 8, null, 0, n);
+            double sum = unweightedLosses(arena, dt, xs, 4, ys, 0, out, 6, n);
+            double sumOnly = unweightedLosses(arena, dt, xs, 4, ys, 0, null, 0, n);
             float[] rows = java.util.Arrays.copyOf(x, n);
             double rowSum = BulkMath.INSTANCE.bceWithLogits(rows, java.util.Arrays.copyOf(y, n), filled(1f),
                     filled(1f), n);
@@ -250,11 +317,10 @@ class DirectMathTest {
                     "prelu Σ min(x, 0)·g");
 
             float[] y = finite(values(rng, dt, 0, 1));
-            MemorySegment ones = store(arena, DType.FLOAT, filled(1f), 8);
-            double loss = math.bceWithLogits(dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0, ones, 8, ones,
-                    8, arena.allocate(4L * N + 64), 6, N);
-            double lossOnly = math.bceWithLogits(dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0, ones, 8,
-                    ones, 8, null, 0, N); // a reduction's call: the same sum, to the bit, without the losses
+            double loss = unweightedLosses(arena, dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0,
+                    arena.allocate(4L * N + 64), 6, N);
+            double lossOnly = unweightedLosses(arena, dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0, null, 0,
+                    N); // a reduction's call: the same sum, to the bit, without the losses
             assertEquals(loss, lossOnly, "BCE with logits Σ loss without out " + dt);
             float[] rows = g.clone();
             double rowLoss = BulkMath.INSTANCE.bceWithLogits(rows, y, filled(1f), filled(1f), N);
