@@ -270,9 +270,8 @@ final class VectorDirectMath implements DirectMath {
                     .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
                     .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
                     .fma(u, FloatVector.broadcast(F, 1f));
-            IntVector kHalf = k.lanewise(VectorOperators.LSHR, 1);
-            p.mul(IntVector.broadcast(I, 127).sub(kHalf).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
-                    .mul(kHalf.sub(k).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+            p.mul(IntVector.broadcast(I, 152).sub(k).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                    .mul(0x1p-25f)
                     .intoMemorySegment(es, 4L * j, ORDER);
         }
     }
