@@ -220,12 +220,13 @@ final class VectorDirectMath implements DirectMath {
         if (dtype != DType.BF16 && dtype != DType.FLOAT16) {
             throw unsupported(dtype);
         }
-        return bceWithLogits16(dtype == DType.BF16, x, xAt, y, yAt, w, pw, out, outAt, n);
+        return dtype == DType.BF16 ? bceWithLogitsBf16(x, xAt, y, yAt, w, pw, out, outAt, n)
+                : bceWithLogitsF16(x, xAt, y, yAt, w, pw, out, outAt, n);
     }
 
     // FLOAT, per EXP_RUN elements: one method computes exp(−|x|) into scratch and a second the rest,
     // as VectorBulkMath#bceLosses does (see there for why two loops); the 16-bit types look the
-    // softplus up instead (see bceWithLogits16). The double lanes of the sum wait in scratch between
+    // softplus up instead (see bceWithLogitsBf16). The double lanes of the sum wait in scratch between
     // runs. Each loop is a method of its own so that its slices stay free (see the class comment),
     // and the chunk sums never cross a call. Each loss method stores and sums every loss without a
     // mode branch: a loop that mixed dtypes or modes was compiled, once all its branches had been
@@ -316,18 +317,17 @@ final class VectorDirectMath implements DirectMath {
     }
 
     /**
-     * BFLOAT16 and FLOAT16, whose weights are single values here: per run, a plain loop looks each
-     * element's softplus up in {@link SoftplusTable} (the bits the FLOAT loops compute for it),
+     * BFLOAT16 here and FLOAT16 in {@link #bceWithLogitsF16}, whose weights are single values: per
+     * run, a plain loop looks each element's softplus up in {@link SoftplusTable} (the row loop's bits),
      * then a vector loop does the rest of the loss. On Zen 3 (AVX2, one thread, data in L1) the
      * lookup takes about 9 cycles per 8 elements where exp and log1p took 37 in two loops; a
      * hardware gather in the loss loop took 12 (the Vector API gathers through an index array).
      * FLOAT16 widens x and y into float runs first (see the class comment) and narrows the losses
      * from one; BFLOAT16 converts in registers.
      */
-    private static double bceWithLogits16(boolean bf16, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
-            float pw, MemorySegment out, long outAt, int n) {
+    private static double bceWithLogitsBf16(MemorySegment x, long xAt, MemorySegment y, long yAt, float w, float pw,
+            MemorySegment out, long outAt, int n) {
         Scratch scratch = Scratch.get();
-        float[] table = bf16 ? SoftplusTable.bf16() : SoftplusTable.float16();
         float[] softplus = scratch.softplus;
         double[] lanes = scratch.lanes;
         Arrays.fill(lanes, 0, D.length(), 0.0);
@@ -335,19 +335,45 @@ final class VectorDirectMath implements DirectMath {
         for (int run = 0; run < n; run += STAGE) {
             int len = Math.min(STAGE, n - run);
             long at = 2L * run;
-            softplusLookup(table, x, xAt + at, softplus, len);
-            if (bf16) {
-                bceWithLogitsBf16Losses(x, xAt + at, y, yAt + at, w, pw, softplus, losses, out == null ? 0 : outAt + at,
-                        len, lanes);
-            } else {
-                widenPair(x, xAt + at, y, yAt + at, scratch.stageA, scratch.stageB, len);
-                bceWithLogitsF16Losses(scratch.stageA, scratch.stageB, w, pw, softplus, len, lanes);
-                if (out != null) {
-                    HalfFloats.toHalves(scratch.stageA, 0, out, outAt + at, len);
-                }
+            softplusLookup(SoftplusTable.bf16(), x, xAt + at, softplus, len);
+            bceWithLogitsBf16Losses(x, xAt + at, y, yAt + at, w, pw, softplus, losses, out == null ? 0 : outAt + at, len,
+                    lanes);
+        }
+        return VectorBulkMath.sumLanes(lanes);
+    }
+
+    private static double bceWithLogitsF16(MemorySegment x, long xAt, MemorySegment y, long yAt, float w, float pw,
+            MemorySegment out, long outAt, int n) {
+        Scratch scratch = Scratch.get();
+        float[] softplus = scratch.softplus;
+        double[] lanes = scratch.lanes;
+        Arrays.fill(lanes, 0, D.length(), 0.0);
+        for (int run = 0; run < n; run += STAGE) {
+            int len = Math.min(STAGE, n - run);
+            long at = 2L * run;
+            softplusLookup(SoftplusTable.float16(), x, xAt + at, softplus, len);
+            widenPair(x, xAt + at, y, yAt + at, scratch.stageA, scratch.stageB, len);
+            bceWithLogitsF16Losses(scratch.stageA, scratch.stageB, w, pw, softplus, len, lanes);
+            if (out != null) {
+                storeHalves(scratch.stageA, out, outAt + at, len);
             }
         }
         return VectorBulkMath.sumLanes(lanes);
+    }
+
+    /**
+     * {@code src[0, n)} narrowed to FLOAT16 at byte {@code outAt} of {@code out}, through a slice
+     * made here (see the class comment). With {@link HalfFloats#toHalves} instead, this driver was
+     * compiled with the narrowing inlined and a call and liveness checks per element: FLOAT16 BCE
+     * with logits took 40 to 60 ms for 2^24 elements instead of 9, in one JVM in two after BFLOAT16
+     * ran first and in every JVM once the FLOAT16 driver was a method of its own. The other FLOAT16
+     * loops keep {@code toHalves}, 5 to 10% faster there and never seen slow.
+     */
+    private static void storeHalves(float[] src, MemorySegment out, long outAt, int n) {
+        MemorySegment os = out.asSlice(outAt, 2L * n);
+        for (int i = 0; i < n; i++) {
+            os.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, Float.floatToFloat16(src[i]));
+        }
     }
 
     /** {@code softplus[j] = table[x[j] & 0x7FFF]} for the 16-bit values x from byte {@code xAt}. */
