@@ -589,20 +589,15 @@ final class VectorDirectMath implements DirectMath {
         for (long r = 0; r < rows; r++) {
             DoubleVector sum = DoubleVector.zero(D);
             DoubleVector dot = DoubleVector.zero(D);
-            // int-counted pieces, as the other loops: an int index compared with a long n made no counted loop
-            for (long piece = 0; piece < n; piece += PIECE) {
-                int len = (int) Math.min(PIECE, n - piece);
-                long at = 4L * (rowLength * r + piece);
-                MemorySegment as = a.asSlice(aAt + at, 4L * len); // slices: see the class comment
-                MemorySegment bs = b.asSlice(bAt + at, 4L * len);
-                for (int i = 0; i < len; i += FD.length()) {
-                    DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, as, 4L * i, ORDER)
-                            .convertShape(VectorOperators.F2D, D, 0);
-                    DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, bs, 4L * i, ORDER)
-                            .convertShape(VectorOperators.F2D, D, 0);
-                    sum = sum.add(ad);
-                    dot = ad.fma(bd, dot);
-                }
+            MemorySegment as = a.asSlice(aAt + 4L * rowLength * r, 4L * n); // slices: see the class comment
+            MemorySegment bs = b.asSlice(bAt + 4L * rowLength * r, 4L * n);
+            for (int i = 0; i < n; i += FD.length()) {
+                DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, as, 4L * i, ORDER)
+                        .convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, bs, 4L * i, ORDER)
+                        .convertShape(VectorOperators.F2D, D, 0);
+                sum = sum.add(ad);
+                dot = ad.fma(bd, dot);
             }
             sum.intoArray(lanes, 0);
             sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(lanes));
