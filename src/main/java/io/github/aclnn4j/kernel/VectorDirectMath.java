@@ -692,17 +692,13 @@ final class VectorDirectMath implements DirectMath {
         if (dtype != DType.FLOAT) {
             throw unsupported(dtype);
         }
-        MemorySegment as = a.asSlice(aAt, 4L * n); // slices: see the class comment
-        MemorySegment bs = b.asSlice(bAt, 4L * n);
-        MemorySegment outs = out.asSlice(outAt, 4L * n);
-        for (int i = 0; i < n; i += FD.length()) {
-            long o = 4L * i;
-            DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, as, o, ORDER)
+        for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
+            DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aAt + o, ORDER)
                     .convertShape(VectorOperators.F2D, D, 0);
-            DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, bs, o, ORDER)
+            DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bAt + o, ORDER)
                     .convertShape(VectorOperators.F2D, D, 0);
             DoubleVector r = ad.mul(ca).add(bd.mul(cb)).add(bias);
-            ((FloatVector) r.convertShape(VectorOperators.D2F, FD, 0)).intoMemorySegment(outs, o, ORDER);
+            ((FloatVector) r.convertShape(VectorOperators.D2F, FD, 0)).intoMemorySegment(out, outAt + o, ORDER);
         }
     }
 
