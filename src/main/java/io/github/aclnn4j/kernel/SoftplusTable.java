@@ -7,7 +7,9 @@ package io.github.aclnn4j.kernel;
  * returns the very bits the loops compute; only the direct loops use it, which exist only beside
  * the vector row loop whose bits it holds. Building a table runs that loop over 32768 values
  * before C2 has compiled it: 60 to 140 ms once per dtype and JVM (Zen 3), paid by the first
- * call that reaches a direct loop.
+ * call that reaches a direct loop. That loop works in the calling thread's {@link Scratch}, so a
+ * caller gets the table before it holds anything there (the first sum of a JVM came out NaN
+ * when the lanes it had zeroed were the ones the build summed the table in).
  */
 final class SoftplusTable {
     private SoftplusTable() {}

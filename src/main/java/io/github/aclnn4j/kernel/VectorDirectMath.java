@@ -328,6 +328,7 @@ final class VectorDirectMath implements DirectMath {
      */
     private static double bceWithLogitsBf16(MemorySegment x, long xAt, MemorySegment y, long yAt, float w, float pw,
             MemorySegment out, long outAt, int n) {
+        float[] table = SoftplusTable.bf16(); // first: building it uses this thread's scratch
         Scratch scratch = Scratch.get();
         float[] softplus = scratch.softplus;
         double[] lanes = scratch.lanes;
@@ -336,7 +337,7 @@ final class VectorDirectMath implements DirectMath {
         for (int run = 0; run < n; run += STAGE) {
             int len = Math.min(STAGE, n - run);
             long at = 2L * run;
-            softplusLookup(SoftplusTable.bf16(), x, xAt + at, softplus, len);
+            softplusLookup(table, x, xAt + at, softplus, len);
             bceWithLogitsBf16Losses(x, xAt + at, y, yAt + at, w, pw, softplus, losses, out == null ? 0 : outAt + at, len,
                     lanes);
         }
@@ -345,6 +346,7 @@ final class VectorDirectMath implements DirectMath {
 
     private static double bceWithLogitsF16(MemorySegment x, long xAt, MemorySegment y, long yAt, float w, float pw,
             MemorySegment out, long outAt, int n) {
+        float[] table = SoftplusTable.float16(); // first: building it uses this thread's scratch
         Scratch scratch = Scratch.get();
         float[] softplus = scratch.softplus;
         double[] lanes = scratch.lanes;
@@ -352,7 +354,7 @@ final class VectorDirectMath implements DirectMath {
         for (int run = 0; run < n; run += STAGE) {
             int len = Math.min(STAGE, n - run);
             long at = 2L * run;
-            softplusLookup(SoftplusTable.float16(), x, xAt + at, softplus, len);
+            softplusLookup(table, x, xAt + at, softplus, len);
             widenPair(x, xAt + at, y, yAt + at, scratch.stageA, scratch.stageB, len);
             bceWithLogitsF16Losses(scratch.stageA, scratch.stageB, w, pw, softplus, len, lanes);
             if (out != null) {
