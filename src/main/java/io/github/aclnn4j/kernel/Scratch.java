@@ -25,8 +25,6 @@ final class Scratch {
     /** The FLOAT16 direct loops' runs of widened operands (see {@link VectorDirectMath}). */
     final float[] stageA = new float[STAGE];
     final float[] stageB = new float[STAGE];
-    final float[] stageC = new float[STAGE];
-    final float[] stageD = new float[STAGE];
     /** A run's softplus values, looked up for the 16-bit BCE-with-logits loops. */
     final float[] softplus = new float[STAGE];
     /** For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
