@@ -218,11 +218,11 @@ final class VectorDirectMath implements DirectMath {
     @Override
     public double bceWithLogitsUniform(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
             float pw, MemorySegment out, long outAt, int n) {
-        if (dtype != DType.BF16 && dtype != DType.FLOAT16) {
-            throw unsupported(dtype);
-        }
-        return dtype == DType.BF16 ? bceWithLogitsBf16(x, xAt, y, yAt, w, pw, out, outAt, n)
-                : bceWithLogitsF16(x, xAt, y, yAt, w, pw, out, outAt, n);
+        return switch (dtype) {
+            case BF16 -> bceWithLogitsBf16(x, xAt, y, yAt, w, pw, out, outAt, n);
+            case FLOAT16 -> bceWithLogitsF16(x, xAt, y, yAt, w, pw, out, outAt, n);
+            default -> throw unsupported(dtype);
+        };
     }
 
     // FLOAT, per EXP_RUN elements: one method computes exp(−|x|) into scratch and a second the rest,
