@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.HalfFloats;
+import io.github.aclnn4j.testing.ChildJvm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.management.ManagementFactory;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -25,16 +25,7 @@ class SoftplusTableFirstUseTest {
     @EnumSource(value = DType.class, names = {"BF16", "FLOAT16"})
     void theCallThatBuildsTheTableIsRight(DType dtype) throws Exception {
         assumeTrue(DirectMath.INSTANCE != null, "the Vector API is not present: no direct loops");
-        java.util.List<String> command = new java.util.ArrayList<>();
-        command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--add-modules") || a.startsWith("--enable-native-access"))
-                .toList());
-        command.addAll(java.util.List.of("-cp", System.getProperty("java.class.path"),
-                SoftplusTableFirstUseTest.class.getName(), dtype.name()));
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertEquals(0, child.waitFor(), output);
+        String output = ChildJvm.run(SoftplusTableFirstUseTest.class, dtype.name());
         assertEquals(true, output.contains("first call: right\n"), output);
     }
 

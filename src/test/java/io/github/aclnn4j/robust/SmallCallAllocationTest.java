@@ -14,6 +14,7 @@ import io.github.aclnn4j.acl.AclTensor;
 import io.github.aclnn4j.acl.Aclnn;
 import io.github.aclnn4j.acl.AclrtStream;
 import io.github.aclnn4j.acl.Pointer;
+import io.github.aclnn4j.testing.ChildJvm;
 import io.github.aclnn4j.testing.TestDevice;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -249,17 +250,7 @@ class SmallCallAllocationTest {
 
     /** Runs {@link #main} in a fresh JVM for the named probe. */
     private static void assertProbeAllocatesNothing(String name) throws Exception {
-        java.util.List<String> command = new java.util.ArrayList<>();
-        command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--add-modules") || a.startsWith("--enable-native-access")
-                        || a.startsWith("-Xss"))
-                .toList());
-        command.addAll(java.util.List.of("-cp", System.getProperty("java.class.path"),
-                SmallCallAllocationTest.class.getName(), name));
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertEquals(0, child.waitFor(), output);
+        String output = ChildJvm.run(SmallCallAllocationTest.class, name);
         assertEquals(true, output.contains("bytes per call: 0\n"),
                 name + ": phase 2 + synchronize should allocate nothing once compiled, after up to "
                         + MAX_ROUNDS * ROUND + " calls; the probe said:\n" + output);

@@ -1,0 +1,35 @@
+package io.github.aclnn4j.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A test class's {@code main} in a fresh JVM, for what only a new JVM shows (the first call that
+ * builds a table, code before the JIT has compiled it): this JVM's java, module, native-access and
+ * stack options and class path.
+ */
+public final class ChildJvm {
+    private ChildJvm() {}
+
+    /** Runs {@code main.main(args)} in a fresh JVM, asserts it exited with 0, and returns its output. */
+    public static String run(Class<?> main, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("--add-modules") || a.startsWith("--enable-native-access")
+                        || a.startsWith("-Xss"))
+                .toList());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, child.waitFor(), output);
+        return output;
+    }
+}
