@@ -10,11 +10,13 @@ import io.github.aclnn4j.acl.Pointer;
 import io.github.aclnn4j.testing.TestDevice;
 import java.util.Arrays;
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 
 /**
  * A tensor on the device together with a host copy of its whole allocation, so that a case can
  * read the view's values as the dtype stores them, and after a run check both the view and every
- * element around it.
+ * element around it. Inside {@link #inJavaArrays} the tensors lie in Java arrays instead (host
+ * memory, which aclCreateTensor also takes).
  */
 public final class DeviceTensor implements AutoCloseable {
     /** What outputs are filled with before a run: unlikely results in every dtype, and not NaN. */
@@ -24,7 +26,11 @@ public final class DeviceTensor implements AutoCloseable {
     public final String name;
     public final StoredType type;
     public final StridedLayout layout;
+    private static final ThreadLocal<Boolean> IN_JAVA_ARRAYS = ThreadLocal.withInitial(() -> false);
+
     private final long[] bits;
+    /** The Java array holding the tensor, or null when it lies in device memory. */
+    private final Object javaArray;
     private final Pointer allocation;
     public final AclTensor tensor;
 
@@ -33,8 +39,14 @@ public final class DeviceTensor implements AutoCloseable {
         this.type = type;
         this.layout = layout;
         this.bits = bits;
-        this.allocation = TestDevice.malloc(bits.length * (long) type.bytes);
-        copy(hostArray(true), true);
+        if (IN_JAVA_ARRAYS.get()) {
+            this.javaArray = hostArray(true);
+            this.allocation = pointerTo(javaArray);
+        } else {
+            this.javaArray = null;
+            this.allocation = TestDevice.malloc(bits.length * (long) type.bytes);
+            copy(hostArray(true), true);
+        }
         Pointer data = allocation.withByteOffset(layout.lead() * type.bytes);
         long[] storage = {layout.allocation() - layout.lead()};
         this.tensor = Acl.createTensor(layout.shape(), layout.shape().length, type.code,
@@ -58,6 +70,16 @@ public final class DeviceTensor implements AutoCloseable {
         long[] bits = new long[Math.toIntExact(layout.allocation())];
         Arrays.fill(bits, type.bytes == 2 ? HALF_SENTINEL : FLOAT_SENTINEL);
         return new DeviceTensor(name, type, layout, bits);
+    }
+
+    /** {@code body}, with the tensors that this thread creates meanwhile in Java arrays. */
+    public static <T> T inJavaArrays(Supplier<T> body) {
+        IN_JAVA_ARRAYS.set(true);
+        try {
+            return body.get();
+        } finally {
+            IN_JAVA_ARRAYS.set(false);
+        }
     }
 
     /** The view's values in row-major order, as the host copy holds them. */
@@ -112,12 +134,17 @@ public final class DeviceTensor implements AutoCloseable {
     @Override
     public void close() {
         Acl.destroyTensor(tensor);
-        TestDevice.free(allocation);
+        if (javaArray == null) {
+            TestDevice.free(allocation);
+        }
     }
 
     private long[] download() {
-        Object host = hostArray(false);
-        copy(host, false);
+        Object host = javaArray;
+        if (host == null) {
+            host = hostArray(false);
+            copy(host, false);
+        }
         long[] now = new long[bits.length];
         for (int i = 0; i < now.length; i++) {
             now[i] = switch (host) {
@@ -166,17 +193,21 @@ public final class DeviceTensor implements AutoCloseable {
         if (bytes == 0) {
             return;
         }
-        Pointer hostPointer = switch (host) {
+        Pointer hostPointer = pointerTo(host);
+        int ret = toDevice ? AclRt.memcpy(allocation, bytes, hostPointer, bytes, ACL_MEMCPY_HOST_TO_DEVICE)
+                : AclRt.memcpy(hostPointer, bytes, allocation, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+        if (ret != 0) {
+            throw new AssertionError("aclrtMemcpy for " + describe() + ": " + ret + " " + Acl.getRecentErrMsg());
+        }
+    }
+
+    private static Pointer pointerTo(Object host) {
+        return switch (host) {
             case int[] a -> Pointer.to(a);
             case short[] a -> Pointer.to(a);
             case long[] a -> Pointer.to(a);
             case byte[] a -> Pointer.to(a);
             default -> throw new IllegalStateException();
         };
-        int ret = toDevice ? AclRt.memcpy(allocation, bytes, hostPointer, bytes, ACL_MEMCPY_HOST_TO_DEVICE)
-                : AclRt.memcpy(hostPointer, bytes, allocation, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
-        if (ret != 0) {
-            throw new AssertionError("aclrtMemcpy for " + describe() + ": " + ret + " " + Acl.getRecentErrMsg());
-        }
     }
 }
