@@ -6,12 +6,14 @@ import java.lang.foreign.MemorySegment;
 /**
  * Kernel loops that work straight on dense memory, with no copy into rows: for blocks whose
  * operands all lie densely in memory (or are one value repeated, see {@link DirectOperands}) in a
- * single {@linkplain #supports supported} dtype. Each method covers {@code n} elements, a multiple
- * of {@link #step()}, from the byte offsets given (GroupNorm's, {@code n} of each of several rows);
- * the kernel does the remainder with rows. Per element they compute exactly what the row loops
- * compute (same operations, same order, or for {@link #bceWithLogitsUniform} a table of the row
- * loop's own results); sums may group lanes differently, so a sum can differ in its last bits,
- * and GroupNorm's 16-bit sums run partly in fp32 (see {@link #groupSums}).
+ * single {@linkplain #supports supported} dtype. Operands and outputs must lie in native memory
+ * ({@link MemorySegment#isNative()}), a loop throws {@link ClassCastException} on a segment over a
+ * Java array; {@link #groupSums}' workspace may be either. Each method covers {@code n} elements,
+ * a multiple of {@link #step()}, from the byte offsets given (GroupNorm's, {@code n} of each of
+ * several rows); the kernel does the remainder with rows. Per element they compute exactly what
+ * the row loops compute (same operations, same order, or for {@link #bceWithLogitsUniform} a table
+ * of the row loop's own results); sums may group lanes differently, so a sum can differ in its
+ * last bits, and GroupNorm's 16-bit sums run partly in fp32 (see {@link #groupSums}).
  *
  * <p>Only the Vector API implementation exists: {@link #INSTANCE} is null without
  * {@code jdk.incubator.vector} or with {@code -Daclnn4j.vector=false}, and kernels then use rows.

@@ -22,14 +22,22 @@ final class DirectOperands {
         return DirectMath.INSTANCE != null && DirectMath.INSTANCE.supports(dtype);
     }
 
-    /** {@code v} is dense and of {@code dtype}. */
+    /** {@code v} is dense in native memory and of {@code dtype}. */
     static boolean dense(StridedView v, DType dtype) {
-        return v.dtype() == dtype && v.isDense();
+        return v.dtype() == dtype && denseNative(v);
     }
 
-    /** {@code v} is absent, dense or uniform, and of {@code dtype}. */
+    /** {@code v} is absent, dense in native memory or uniform, and of {@code dtype}. */
     static boolean denseOrUniform(StridedView v, DType dtype) {
-        return v == null || (v.dtype() == dtype && (v.isDense() || v.isUniform()));
+        return v == null || (v.dtype() == dtype && (denseNative(v) || v.isUniform()));
+    }
+
+    /**
+     * The direct loops read and write native memory only (they tell the JIT so, see
+     * VectorDirectMath): a tensor over a Java array, which host memory may be, goes through rows.
+     */
+    private static boolean denseNative(StridedView v) {
+        return v.isDense() && v.segment().isNative();
     }
 
     /** {@code v} is absent or uniform, and of {@code dtype}. */
@@ -53,7 +61,7 @@ final class DirectOperands {
     }
 
     private static boolean inPlace(StridedView v) {
-        return v != null && v.dtype() == DType.FLOAT && v.isDense();
+        return v != null && v.dtype() == DType.FLOAT && denseNative(v);
     }
 
     private static MemorySegment repeated(StridedView v, int slot, int n) {

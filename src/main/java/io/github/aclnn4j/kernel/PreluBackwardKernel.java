@@ -66,7 +66,7 @@ public final class PreluBackwardKernel {
         }
         DType dt = gradInput.dtype();
         boolean direct = DirectOperands.supported(dt) && DirectOperands.dense(self, dt)
-                && DirectOperands.dense(grad, dt) && gradInput.isDense();
+                && DirectOperands.dense(grad, dt) && DirectOperands.dense(gradInput, dt);
         if (layout.longRows) {
             if (Parallel.serial(layout.tasks, Blocks.SIZE)) { // a small call: no task object
                 for (long t = 0; t < layout.tasks; t++) {

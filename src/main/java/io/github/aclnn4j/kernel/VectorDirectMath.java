@@ -52,11 +52,23 @@ import jdk.incubator.vector.VectorSpecies;
  * math use {@link #FD} lanes, so that every float-double conversion is lane for lane; the others
  * run at full width, and the 16-bit ones sum in fp32 chunks that are widened once.
  *
- * <p>GroupNorm's BFLOAT16 loops and BCE with logits read and write through slices of exactly the
- * elements they cover, counted with int indices. On a segment passed in, each access carried its
- * bounds, liveness and type checks (about sixty scalar instructions per vector step, seen in C2's
- * code), which could not leave the loop; on a slice made in the method C2 knows the class and the
- * bounds and drops them, and escape analysis removes the slice itself. GroupNorm backward BFLOAT16
+ * <p>Every loop first casts the segments it is given to {@link #NATIVE}, the class of native
+ * segments. Until C2 has compiled a loop, the Vector API runs it as plain Java, which reinterprets
+ * a vector ({@code reinterpretAsInts}, {@code reinterpretAsFloats}: every 16-bit loop, and exp) by
+ * storing it into a segment over a byte array. From then on the JDK's memory-access code, which
+ * every caller shares, has heap segments in its type profile, and C2 compiles a loop over a
+ * segment of unknown class for both kinds: as a store might then write into a Java object, the
+ * segment's size, liveness and read-only flag are loaded and checked at every vector step (about
+ * sixty scalar instructions per step, seen in C2's code). Once the class is known, C2 resolves
+ * each access without the profile and checks once. Fresh JVMs, one workload each (AVX2): PReLU
+ * backward BFLOAT16 4.6 → 3.5 ms, BCE backward BFLOAT16 5.5 → 4.2 ms, the other workloads within
+ * noise; GroupNorm backward FLOAT after BFLOAT16 PReLU in the same JVM 8.5 → 4.6 ms (the slow
+ * long-run compile of the earlier notes). {@link DirectOperands} keeps tensors in Java arrays away.
+ *
+ * <p>GroupNorm's BFLOAT16 loops and BCE with logits also read and write through slices of exactly
+ * the elements they cover, counted with int indices. Before the casts, on a segment passed in,
+ * each access carried those checks, which could not leave the loop; on a slice made in the method
+ * C2 knows the class and the bounds and drops them, and escape analysis removes the slice itself. GroupNorm backward BFLOAT16
  * went from 3.6 to 2.6 ms (AVX2, both builds in one JVM). BCE with logits FLOAT, in a JVM that had
  * run other workloads first, was compiled either with the checks left in each step and its sums
  * spilled (24 to 30 ms for 2^24 elements, three JVMs in four) or without (15 ms); with slices it
@@ -87,6 +99,8 @@ final class VectorDirectMath implements DirectMath {
     private static final float BCE_EPSILON = 1e-12f;
     private static final int HIGH = 0xFFFF0000;
     private static final int STAGE = Scratch.STAGE;
+    /** The class of native segments, which every loop casts its segments to: see the class comment. */
+    private static final Class<?> NATIVE = MemorySegment.NULL.getClass();
 
     @Override
     public int step() {
@@ -111,6 +125,11 @@ final class VectorDirectMath implements DirectMath {
         if (dtype != DType.FLOAT) {
             throw unsupported(dtype);
         }
+        g = (MemorySegment) NATIVE.cast(g);
+        x = (MemorySegment) NATIVE.cast(x);
+        y = (MemorySegment) NATIVE.cast(y);
+        w = (MemorySegment) NATIVE.cast(w);
+        out = (MemorySegment) NATIVE.cast(out);
         for (long o = 0, end = 4L * n; o < end; o += F_BYTES) {
             FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + o, ORDER);
             // max(v, ε) as a compare and blend: the same bits (a NaN fails the compare and stays), in
@@ -137,6 +156,9 @@ final class VectorDirectMath implements DirectMath {
 
     private static void bceUniformF32(float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
             float scale, MemorySegment out, long outAt, int n) {
+        x = (MemorySegment) NATIVE.cast(x);
+        y = (MemorySegment) NATIVE.cast(y);
+        out = (MemorySegment) NATIVE.cast(out);
         FloatVector gv = FloatVector.broadcast(F, g);
         FloatVector wv = FloatVector.broadcast(F, w);
         for (long o = 0, end = 4L * n; o < end; o += F_BYTES) {
@@ -150,6 +172,9 @@ final class VectorDirectMath implements DirectMath {
 
     private static void bceUniformBf16(float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
             float scale, MemorySegment out, long outAt, int n) {
+        x = (MemorySegment) NATIVE.cast(x);
+        y = (MemorySegment) NATIVE.cast(y);
+        out = (MemorySegment) NATIVE.cast(out);
         FloatVector gv = FloatVector.broadcast(F, g);
         FloatVector wv = FloatVector.broadcast(F, w);
         for (long o = 0, end = 2L * n; o < end; o += F_BYTES) {
@@ -176,6 +201,9 @@ final class VectorDirectMath implements DirectMath {
 
     private static void bceUniformF16(float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
             float scale, MemorySegment out, long outAt, int n) {
+        x = (MemorySegment) NATIVE.cast(x);
+        y = (MemorySegment) NATIVE.cast(y);
+        out = (MemorySegment) NATIVE.cast(out);
         float[] run = Scratch.get().stageA;
         for (int at = 0; at < n; at += STAGE) {
             int len = Math.min(STAGE, n - at);
@@ -191,6 +219,8 @@ final class VectorDirectMath implements DirectMath {
      */
     private static void bceHalves(float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
             float scale, float[] dst, int n) {
+        x = (MemorySegment) NATIVE.cast(x);
+        y = (MemorySegment) NATIVE.cast(y);
         for (int i = 0; i < n; i++) {
             float xi = Float.float16ToFloat(x.get(ValueLayout.JAVA_SHORT_UNALIGNED, xAt + 2L * i));
             float yi = Float.float16ToFloat(y.get(ValueLayout.JAVA_SHORT_UNALIGNED, yAt + 2L * i));
@@ -257,6 +287,8 @@ final class VectorDirectMath implements DirectMath {
     }
 
     private static void bceWithLogitsF32Exps(MemorySegment x, long xAt, MemorySegment exps, int n) {
+        x = (MemorySegment) NATIVE.cast(x);
+        exps = (MemorySegment) NATIVE.cast(exps);
         MemorySegment xs = x.asSlice(xAt, 4L * n); // slices: see the class comment
         MemorySegment es = exps.asSlice(0, 4L * n);
         for (int j = 0; j < n; j += F.length()) {
@@ -281,6 +313,12 @@ final class VectorDirectMath implements DirectMath {
     private static void bceWithLogitsF32Losses(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment exps, MemorySegment out, long outAt, int n,
             double[] lanes) {
+        x = (MemorySegment) NATIVE.cast(x);
+        y = (MemorySegment) NATIVE.cast(y);
+        w = (MemorySegment) NATIVE.cast(w);
+        pw = (MemorySegment) NATIVE.cast(pw);
+        exps = (MemorySegment) NATIVE.cast(exps);
+        out = (MemorySegment) NATIVE.cast(out);
         MemorySegment xs = x.asSlice(xAt, 4L * n); // slices: see the class comment
         MemorySegment ys = y.asSlice(yAt, 4L * n);
         MemorySegment ws = w.asSlice(wAt, 4L * n);
@@ -373,6 +411,7 @@ final class VectorDirectMath implements DirectMath {
      * loops keep {@code toHalves}, 5 to 10% faster there and never seen slow.
      */
     private static void storeHalves(float[] src, MemorySegment out, long outAt, int n) {
+        out = (MemorySegment) NATIVE.cast(out);
         MemorySegment os = out.asSlice(outAt, 2L * n);
         for (int i = 0; i < n; i++) {
             os.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, Float.floatToFloat16(src[i]));
@@ -381,6 +420,7 @@ final class VectorDirectMath implements DirectMath {
 
     /** {@code softplus[j] = table[x[j] & 0x7FFF]} for the 16-bit values x from byte {@code xAt}. */
     private static void softplusLookup(float[] table, MemorySegment x, long xAt, float[] softplus, int n) {
+        x = (MemorySegment) NATIVE.cast(x);
         MemorySegment xs = x.asSlice(xAt, 2L * n);
         for (int j = 0; j < n; j++) {
             softplus[j] = table[xs.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, j) & 0x7FFF];
@@ -389,6 +429,9 @@ final class VectorDirectMath implements DirectMath {
 
     private static void bceWithLogitsBf16Losses(MemorySegment x, long xAt, MemorySegment y, long yAt, float w, float pw,
             float[] softplus, MemorySegment out, long outAt, int n, double[] lanes) {
+        x = (MemorySegment) NATIVE.cast(x);
+        y = (MemorySegment) NATIVE.cast(y);
+        out = (MemorySegment) NATIVE.cast(out);
         MemorySegment xs = x.asSlice(xAt, 2L * n); // slices: see the class comment
         MemorySegment ys = y.asSlice(yAt, 2L * n);
         MemorySegment outs = out.asSlice(outAt, 2L * n);
@@ -487,6 +530,9 @@ final class VectorDirectMath implements DirectMath {
 
     private static double preluF32(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
+        x = (MemorySegment) NATIVE.cast(x);
+        g = (MemorySegment) NATIVE.cast(g);
+        out = (MemorySegment) NATIVE.cast(out);
         DoubleVector acc = DoubleVector.zero(D);
         MemorySegment xs = x.asSlice(xAt, 4L * n); // slices: see the class comment
         MemorySegment gs = g.asSlice(gAt, 4L * n);
@@ -507,6 +553,9 @@ final class VectorDirectMath implements DirectMath {
 
     private static double preluBf16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
+        x = (MemorySegment) NATIVE.cast(x);
+        g = (MemorySegment) NATIVE.cast(g);
+        out = (MemorySegment) NATIVE.cast(out);
         Scratch scratch = Scratch.get();
         double[] lanes = scratch.lanes;
         Arrays.fill(lanes, 0, D.length(), 0.0);
@@ -548,6 +597,9 @@ final class VectorDirectMath implements DirectMath {
 
     private static double preluF16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
+        x = (MemorySegment) NATIVE.cast(x);
+        g = (MemorySegment) NATIVE.cast(g);
+        out = (MemorySegment) NATIVE.cast(out);
         Scratch scratch = Scratch.get();
         float[] xs = scratch.stageA;
         float[] gs = scratch.stageB;
@@ -588,6 +640,8 @@ final class VectorDirectMath implements DirectMath {
 
     private static void groupSumsF32(MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
             long n, MemorySegment sums, long sumsAt) {
+        a = (MemorySegment) NATIVE.cast(a);
+        b = (MemorySegment) NATIVE.cast(b);
         double[] lanes = Scratch.get().lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
         for (long r = 0; r < rows; r++) {
             DoubleVector sum = DoubleVector.zero(D);
@@ -611,6 +665,8 @@ final class VectorDirectMath implements DirectMath {
 
     private static void groupSumsBf16(MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
             long n, MemorySegment sums, long sumsAt) {
+        a = (MemorySegment) NATIVE.cast(a);
+        b = (MemorySegment) NATIVE.cast(b);
         Scratch scratch = Scratch.get();
         double[] sumLanes = scratch.lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
         double[] dotLanes = scratch.dotLanes;
@@ -652,6 +708,8 @@ final class VectorDirectMath implements DirectMath {
 
     private static void groupSumsF16(MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
             long n, MemorySegment sums, long sumsAt) {
+        a = (MemorySegment) NATIVE.cast(a);
+        b = (MemorySegment) NATIVE.cast(b);
         Scratch scratch = Scratch.get();
         float[] as = scratch.stageA;
         float[] bs = scratch.stageB;
@@ -695,6 +753,9 @@ final class VectorDirectMath implements DirectMath {
         if (dtype != DType.FLOAT) {
             throw unsupported(dtype);
         }
+        a = (MemorySegment) NATIVE.cast(a);
+        b = (MemorySegment) NATIVE.cast(b);
+        out = (MemorySegment) NATIVE.cast(out);
         for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
             DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aAt + o, ORDER)
                     .convertShape(VectorOperators.F2D, D, 0);
@@ -717,6 +778,9 @@ final class VectorDirectMath implements DirectMath {
 
     private static void groupNormUpdateBf16(MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows,
             long rowLength, long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt) {
+        dy = (MemorySegment) NATIVE.cast(dy);
+        x = (MemorySegment) NATIVE.cast(x);
+        out = (MemorySegment) NATIVE.cast(out);
         FloatVector cxv = FloatVector.broadcast(F, cx);
         for (int r = 0; r < rows; r++) {
             float c = cdy[r];
@@ -756,6 +820,8 @@ final class VectorDirectMath implements DirectMath {
      * backward 2.86 → 2.55 ms, PReLU backward 5.49 → 5.17, BCE with logits 17.8 → 17.0).
      */
     private static void widenPair(MemorySegment a, long aAt, MemorySegment b, long bAt, float[] as, float[] bs, int n) {
+        a = (MemorySegment) NATIVE.cast(a);
+        b = (MemorySegment) NATIVE.cast(b);
         for (int i = 0; i < n; i++) {
             as[i] = Float.float16ToFloat(a.get(ValueLayout.JAVA_SHORT_UNALIGNED, aAt + 2L * i));
             bs[i] = Float.float16ToFloat(b.get(ValueLayout.JAVA_SHORT_UNALIGNED, bAt + 2L * i));
@@ -764,6 +830,9 @@ final class VectorDirectMath implements DirectMath {
 
     private static void groupNormUpdateF16(MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows,
             long rowLength, long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt) {
+        dy = (MemorySegment) NATIVE.cast(dy);
+        x = (MemorySegment) NATIVE.cast(x);
+        out = (MemorySegment) NATIVE.cast(out);
         float[] ds = Scratch.get().stageA;
         for (int r = 0; r < rows; r++) {
             float c = cdy[r];
@@ -783,6 +852,8 @@ final class VectorDirectMath implements DirectMath {
      */
     private static void updateHalves(MemorySegment dy, long dyAt, MemorySegment x, long xAt, float[] dst, int n,
             float c, float cx, float mean, float k) {
+        dy = (MemorySegment) NATIVE.cast(dy);
+        x = (MemorySegment) NATIVE.cast(x);
         for (int i = 0; i < n; i++) {
             float d = Float.float16ToFloat(dy.get(ValueLayout.JAVA_SHORT_UNALIGNED, dyAt + 2L * i));
             float v = Float.float16ToFloat(x.get(ValueLayout.JAVA_SHORT_UNALIGNED, xAt + 2L * i));
