@@ -20,8 +20,9 @@ import java.util.concurrent.CountDownLatch;
 /**
  * {@code ./aclnn4j bench}: one table of every workload × dtype — median time, effective bandwidth
  * (minimum bytes moved / time), that as a share of this machine's 2-thread copy bandwidth measured
- * in the same run, and PyTorch's median on the same workload (when {@code /usr/bin/python3} has
- * torch) with the ratio. When bench was built with {@code -Ptorch210}, also current PyTorch (2.10,
+ * right after the row in the row's own JVM (printed beside it: on a shared VM it moves from minute
+ * to minute, and a row next to its own copy shows when the machine was contended), and PyTorch's
+ * median on the same workload (when {@code /usr/bin/python3} has torch) with the ratio. When bench was built with {@code -Ptorch210}, also current PyTorch (2.10,
  * JavaCPP presets; {@link #TORCH210}) in a child JVM, in two more columns.
  * Arguments: {@code [repeats] [python]}.
  *
@@ -49,7 +50,9 @@ public final class BenchTable {
         Map<String, String> torch = torchMedians(python, repeats);
         // One at a time: both PyTorch runs and then aclnn4j share the machine's two cores.
         Map<String, String> torch210 = torch210Available() ? torch210Medians(repeats) : null;
-        System.out.printf(Locale.ROOT, "2-thread copy bandwidth: %.1f GB/s (bytes read + written / time)%n", copyGbs);
+        System.out.printf(Locale.ROOT,
+                "2-thread copy bandwidth: %.1f GB/s at the start (bytes read + written / time; each row's own beside it)%n",
+                copyGbs);
         System.out.printf(Locale.ROOT, "aclnn4j threads: %s, kernels: %s; %s%n",
                 System.getProperty("aclnn4j.threads", String.valueOf(Runtime.getRuntime().availableProcessors())),
                 vectorName(), torch.getOrDefault("#", "PyTorch: not available"));
@@ -58,9 +61,9 @@ public final class BenchTable {
                 : torch210.getOrDefault("#", "PyTorch 2.10: no output"));
         System.out.println();
         boolean with210 = torch210 != null;
-        System.out.println("| operator | size | dtype | aclnn4j ms | GB/s | % copy | PyTorch ms | PyTorch / aclnn4j |"
-                + (with210 ? " PyTorch 2.10 ms | PyTorch 2.10 / aclnn4j |" : ""));
-        System.out.println("|---|---|---|---:|---:|---:|---:|---:|" + (with210 ? "---:|---:|" : ""));
+        System.out.println("| operator | size | dtype | aclnn4j ms | GB/s | copy GB/s | % copy | PyTorch ms"
+                + " | PyTorch / aclnn4j |" + (with210 ? " PyTorch 2.10 ms | PyTorch 2.10 / aclnn4j |" : ""));
+        System.out.println("|---|---|---|---:|---:|---:|---:|---:|---:|" + (with210 ? "---:|---:|" : ""));
         for (Workload.Kind kind : Workload.Kind.values()) {
             for (int dtype : Workload.DTYPES) {
                 if (kind == Workload.Kind.BCE_BACKWARD_2X2 && dtype != AclDataType.ACL_FLOAT) {
@@ -72,23 +75,29 @@ public final class BenchTable {
                 String name = Workload.dtypeName(dtype);
                 String key = kind.name() + " " + name;
                 double gbs = row[1] / (ms * 1e6);
-                System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%s%n", kind.title, kind.size,
-                        name, small ? fmt("%.2f µs", ms * 1e3) : fmt("%.2f", ms), small ? "" : fmt("%.1f", gbs),
-                        small ? "" : fmt("%.0f%%", 100 * gbs / copyGbs), cells(torch.get(key), ms, small),
+                double rowCopyGbs = row[2];
+                System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%s%n", kind.title,
+                        kind.size, name, small ? fmt("%.2f µs", ms * 1e3) : fmt("%.2f", ms),
+                        small ? "" : fmt("%.1f", gbs), fmt("%.1f", rowCopyGbs),
+                        small ? "" : fmt("%.0f%%", 100 * gbs / rowCopyGbs), cells(torch.get(key), ms, small),
                         with210 ? " " + cells(torch210.get(key), ms, small) + " |" : "");
             }
         }
     }
 
-    /** Child mode: prints the median ms and the minimum bytes of one workload. */
-    private static void measureRow(Workload.Kind kind, int dtype, int repeats) {
+    /** Child mode: prints the median ms and the minimum bytes of one workload, then the copy bandwidth. */
+    private static void measureRow(Workload.Kind kind, int dtype, int repeats) throws InterruptedException {
         Workload.initRuntime();
         try (Workload w = Workload.create(kind, dtype)) {
-            System.out.println(medianMs(w, repeats) + " " + w.minBytes());
+            double ms = medianMs(w, repeats);
+            System.out.println(ms + " " + w.minBytes() + " " + copyBandwidth());
         }
     }
 
-    /** {@code [median ms, minimum bytes]} of one workload, measured by a child JVM like this one. */
+    /**
+     * {@code [median ms, minimum bytes, copy GB/s]} of one workload, measured by a child JVM like
+     * this one.
+     */
     private static double[] rowInFreshJvm(Workload.Kind kind, int dtype, int repeats)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
@@ -107,7 +116,7 @@ public final class BenchTable {
             throw new IOException("the child JVM measuring " + kind + " " + Workload.dtypeName(dtype) + " failed");
         }
         String[] f = last.trim().split(" ");
-        return new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1])};
+        return new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2])};
     }
 
     /** The "their ms | their / aclnn4j" cells for one PyTorch result (a median, "n/a REASON" or absent). */
