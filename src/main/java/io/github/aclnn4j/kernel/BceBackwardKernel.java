@@ -26,7 +26,8 @@ public final class BceBackwardKernel {
     public static void run(StridedView grad, StridedView self, StridedView target, StridedView weight, float scale,
             StridedView out) {
         DType dt = out.dtype();
-        boolean dense = DirectOperands.dense(out, dt) && DirectOperands.dense(self, dt) && DirectOperands.dense(target, dt);
+        boolean dense = DirectOperands.dense(out, dt) && DirectOperands.dense(self, dt)
+                && DirectOperands.dense(target, dt);
         // The usual case of a reduction: gradOutput one value, weight absent or one value.
         boolean uniform = dense && grad.isUniform() && (weight == null || weight.isUniform());
         Path path;

@@ -66,21 +66,22 @@ import jdk.incubator.vector.VectorSpecies;
  * long-run compile of the earlier notes). {@link DirectOperands} keeps tensors in Java arrays away.
  *
  * <p>GroupNorm's BFLOAT16 loops and BCE with logits also read and write through slices of exactly
- * the elements they cover, counted with int indices. Before the casts, on a segment passed in,
- * each access carried those checks, which could not leave the loop; on a slice made in the method
- * C2 knows the class and the bounds and drops them, and escape analysis removes the slice itself. GroupNorm backward BFLOAT16
- * went from 3.6 to 2.6 ms (AVX2, both builds in one JVM). BCE with logits FLOAT, in a JVM that had
- * run other workloads first, was compiled either with the checks left in each step and its sums
- * spilled (24 to 30 ms for 2^24 elements, three JVMs in four) or without (15 ms); with slices it
- * took 11.6 to 12.4 ms in every JVM. PReLU's FLOAT loop and GroupNorm's FLOAT sums take slices
- * too: GroupNorm backward FLOAT 4.54 → 4.14 ms (with affine's slices, since taken out), and PReLU
- * FLOAT no longer had its one slow JVM in four (15 against 7–8 ms). A slice is only free where its
- * loop is compiled as a method of its own: where C2 inlined a loop into a kernel's large method
- * (BCE backward's block, GroupNorm's group), it sometimes left {@code asSlice} out of line and
- * allocated the slices (500 to 800 KB per call; 988 KB for {@link #affine}, in some long-run JVMs),
- * so loops that are small enough to be inlined into such a method keep offsets into the segments
- * they are given; the ones with slices are larger than C2 inlines or are called from small methods
- * (bench longrun shows the same 2.5 to 5 KB per call with and without them).
+ * the elements they cover, counted with int indices. Before the casts, on a segment passed in, each
+ * access carried those checks, which could not leave the loop; on a slice made in the method C2
+ * knows the class and the bounds and drops them, and escape analysis removes the slice itself.
+ * GroupNorm backward BFLOAT16 went from 3.6 to 2.6 ms (AVX2, both builds in one JVM). BCE with
+ * logits FLOAT, in a JVM that had run other workloads first, was compiled either with the checks
+ * left in each step and its sums spilled (24 to 30 ms for 2^24 elements, three JVMs in four) or
+ * without (15 ms); with slices it took 11.6 to 12.4 ms in every JVM. PReLU's FLOAT loop and
+ * GroupNorm's FLOAT sums take slices too: GroupNorm backward FLOAT 4.54 → 4.14 ms (with affine's
+ * slices, since taken out), and PReLU FLOAT no longer had its one slow JVM in four (15 against 7–8
+ * ms). A slice is only free where its loop is compiled as a method of its own: where C2 inlined a
+ * loop into a kernel's large method (BCE backward's block, GroupNorm's group), it sometimes left
+ * {@code asSlice} out of line and allocated the slices (500 to 800 KB per call; 988 KB for
+ * {@link #affine}, in some long-run JVMs), so loops that are small enough to be inlined into such a
+ * method keep offsets into the segments they are given; the ones with slices are larger than C2
+ * inlines or are called from small methods (bench longrun shows the same 2.5 to 5 KB per call with
+ * and without them).
  */
 final class VectorDirectMath implements DirectMath {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;

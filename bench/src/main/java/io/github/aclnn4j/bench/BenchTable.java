@@ -22,9 +22,9 @@ import java.util.concurrent.CountDownLatch;
  * (minimum bytes moved / time), that as a share of this machine's 2-thread copy bandwidth measured
  * right after the row in the row's own JVM (printed beside it: on a shared VM it moves from minute
  * to minute, and a row next to its own copy shows when the machine was contended), and PyTorch's
- * median on the same workload (when {@code /usr/bin/python3} has torch) with the ratio. When bench was built with {@code -Ptorch210}, also current PyTorch (2.10,
- * JavaCPP presets; {@link #TORCH210}) in a child JVM, in two more columns.
- * Arguments: {@code [repeats] [python]}.
+ * median on the same workload (when {@code /usr/bin/python3} has torch) with the ratio. When bench
+ * was built with {@code -Ptorch210}, also current PyTorch (2.10, JavaCPP presets;
+ * {@link #TORCH210}) in a child JVM, in two more columns. Arguments: {@code [repeats] [python]}.
  *
  * <p>Each row is measured in a JVM of its own, as JMH forks do: in one JVM that has run other
  * workloads the JIT compiles shared code with their profiles, and a row could come out anywhere
@@ -50,9 +50,8 @@ public final class BenchTable {
         Map<String, String> torch = torchMedians(python, repeats);
         // One at a time: both PyTorch runs and then aclnn4j share the machine's two cores.
         Map<String, String> torch210 = torch210Available() ? torch210Medians(repeats) : null;
-        System.out.printf(Locale.ROOT,
-                "2-thread copy bandwidth: %.1f GB/s at the start (bytes read + written / time; each row's own beside it)%n",
-                copyGbs);
+        System.out.printf(Locale.ROOT, "2-thread copy bandwidth: %.1f GB/s at the start (bytes read + written / time;"
+                + " each row's own beside it)%n", copyGbs);
         System.out.printf(Locale.ROOT, "aclnn4j threads: %s, kernels: %s; %s%n",
                 System.getProperty("aclnn4j.threads", String.valueOf(Runtime.getRuntime().availableProcessors())),
                 vectorName(), torch.getOrDefault("#", "PyTorch: not available"));
