@@ -52,8 +52,9 @@ import jdk.incubator.vector.VectorSpecies;
  * math use {@link #FD} lanes, so that every float-double conversion is lane for lane; the others
  * run at full width, and the 16-bit ones sum in fp32 chunks that are widened once.
  *
- * <p>Every loop first casts the segments it is given to {@link #NATIVE}, the class of native
- * segments. Until C2 has compiled a loop, the Vector API runs it as plain Java, which reinterprets
+ * <p>Every loop first casts the segments it reads or writes to {@link #NATIVE}, the class of native
+ * segments (the FLOAT16 drivers cast the output they hand to {@link HalfFloats#toHalves}, which
+ * C2 may inline there and which rows also call with heap segments). Until C2 has compiled a loop, the Vector API runs it as plain Java, which reinterprets
  * a vector ({@code reinterpretAsInts}, {@code reinterpretAsFloats}: every 16-bit loop, and exp) by
  * storing it into a segment over a byte array. From then on the JDK's memory-access code, which
  * every caller shares, has heap segments in its type profile, and C2 compiles a loop over a
@@ -202,9 +203,7 @@ final class VectorDirectMath implements DirectMath {
 
     private static void bceUniformF16(float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
             float scale, MemorySegment out, long outAt, int n) {
-        x = (MemorySegment) NATIVE.cast(x);
-        y = (MemorySegment) NATIVE.cast(y);
-        out = (MemorySegment) NATIVE.cast(out);
+        out = (MemorySegment) NATIVE.cast(out); // for toHalves, which rows also give heap segments
         float[] run = Scratch.get().stageA;
         for (int at = 0; at < n; at += STAGE) {
             int len = Math.min(STAGE, n - at);
@@ -598,9 +597,7 @@ final class VectorDirectMath implements DirectMath {
 
     private static double preluF16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
-        x = (MemorySegment) NATIVE.cast(x);
-        g = (MemorySegment) NATIVE.cast(g);
-        out = (MemorySegment) NATIVE.cast(out);
+        out = (MemorySegment) NATIVE.cast(out); // for toHalves, which rows also give heap segments
         Scratch scratch = Scratch.get();
         float[] xs = scratch.stageA;
         float[] gs = scratch.stageB;
@@ -709,8 +706,6 @@ final class VectorDirectMath implements DirectMath {
 
     private static void groupSumsF16(MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
             long n, MemorySegment sums, long sumsAt) {
-        a = (MemorySegment) NATIVE.cast(a);
-        b = (MemorySegment) NATIVE.cast(b);
         Scratch scratch = Scratch.get();
         float[] as = scratch.stageA;
         float[] bs = scratch.stageB;
@@ -831,9 +826,7 @@ final class VectorDirectMath implements DirectMath {
 
     private static void groupNormUpdateF16(MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows,
             long rowLength, long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt) {
-        dy = (MemorySegment) NATIVE.cast(dy);
-        x = (MemorySegment) NATIVE.cast(x);
-        out = (MemorySegment) NATIVE.cast(out);
+        out = (MemorySegment) NATIVE.cast(out); // for toHalves, which rows also give heap segments
         float[] ds = Scratch.get().stageA;
         for (int r = 0; r < rows; r++) {
             float c = cdy[r];
