@@ -54,8 +54,8 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>Every loop first casts the segments it reads or writes to {@link #NATIVE}, the class of native
  * segments (the FLOAT16 drivers cast the output they hand to {@link HalfFloats#toHalves}, which
- * C2 may inline there and which rows also call with heap segments). Until C2 has compiled a loop, the Vector API runs it as plain Java, which reinterprets
- * a vector ({@code reinterpretAsInts}, {@code reinterpretAsFloats}: every 16-bit loop, and exp) by
+ * C2 may inline there and which rows also call with heap segments). Until C2 has compiled a loop,
+ * the Vector API runs it as plain Java, which reinterprets a vector ({@code reinterpretAsInts}, {@code reinterpretAsFloats}: every 16-bit loop, and exp) by
  * storing it into a segment over a byte array. From then on the JDK's memory-access code, which
  * every caller shares, has heap segments in its type profile, and C2 compiles a loop over a
  * segment of unknown class for both kinds: as a store might then write into a Java object, the
@@ -66,23 +66,16 @@ import jdk.incubator.vector.VectorSpecies;
  * noise; GroupNorm backward FLOAT after BFLOAT16 PReLU in the same JVM 8.5 → 4.6 ms (the slow
  * long-run compile of the earlier notes). {@link DirectOperands} keeps tensors in Java arrays away.
  *
- * <p>GroupNorm's BFLOAT16 loops and BCE with logits also read and write through slices of exactly
- * the elements they cover, counted with int indices. Before the casts, on a segment passed in, each
- * access carried those checks, which could not leave the loop; on a slice made in the method C2
- * knows the class and the bounds and drops them, and escape analysis removes the slice itself.
- * GroupNorm backward BFLOAT16 went from 3.6 to 2.6 ms (AVX2, both builds in one JVM). BCE with
- * logits FLOAT, in a JVM that had run other workloads first, was compiled either with the checks
- * left in each step and its sums spilled (24 to 30 ms for 2^24 elements, three JVMs in four) or
- * without (15 ms); with slices it took 11.6 to 12.4 ms in every JVM. PReLU's FLOAT loop and
- * GroupNorm's FLOAT sums take slices too: GroupNorm backward FLOAT 4.54 → 4.14 ms (with affine's
- * slices, since taken out), and PReLU FLOAT no longer had its one slow JVM in four (15 against 7–8
- * ms). A slice is only free where its loop is compiled as a method of its own: where C2 inlined a
- * loop into a kernel's large method (BCE backward's block, GroupNorm's group), it sometimes left
- * {@code asSlice} out of line and allocated the slices (500 to 800 KB per call; 988 KB for
- * {@link #affine}, in some long-run JVMs), so loops that are small enough to be inlined into such a
- * method keep offsets into the segments they are given; the ones with slices are larger than C2
- * inlines or are called from small methods (bench longrun shows the same 2.5 to 5 KB per call with
- * and without them).
+ * <p>BCE with logits' FLOAT loops read and write through slices of exactly the elements they
+ * cover, counted with int indices: C2 knows the slices' bounds and drops the per-access checks,
+ * and, as each loop is a method of its own called from a small driver, escape analysis removes the
+ * slices (with offsets instead: 12.6 against 11.2 ms for 2^24 elements in {@code bench ab}). The
+ * other loops take offsets into the segments they are given. Their slices, from before the casts,
+ * gained nothing once the class was known (GroupNorm backward BFLOAT16 2.00 against 1.97 ms, FLOAT
+ * 4.16 against 4.33, PReLU backward FLOAT 5.48 against 5.90), and where C2 inlined such a loop into
+ * a kernel's task it left {@code asSlice} out of line and allocated them, on every call: 7.7 KB per
+ * PReLU backward FLOAT call of 2^18 elements, 640 bytes per GroupNorm call
+ * ({@code robust/PhaseTwoAllocationTest}, counting every thread).
  */
 final class VectorDirectMath implements DirectMath {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -96,7 +89,7 @@ final class VectorDirectMath implements DirectMath {
             VectorShape.forBitSize(F.vectorBitSize() / 2));
     private static final long F_BYTES = (long) F.length() * Float.BYTES;
     private static final long FD_BYTES = (long) FD.length() * Float.BYTES;
-    /** Most elements a loop covers per slice (see the class comment), a multiple of every step and chunk. */
+    /** Most elements an int-counted loop covers, a multiple of every step and chunk. */
     private static final long PIECE = 1 << 20;
     private static final float BCE_EPSILON = 1e-12f;
     private static final int HIGH = 0xFFFF0000;
@@ -267,7 +260,7 @@ final class VectorDirectMath implements DirectMath {
     // same loop methods as the stored ones: a BFLOAT16 loop that only summed was 19% faster for
     // mean, but a program that switched from mean to none then ran the store loop cold, interpreted
     // and C1-compiled with boxed vectors, for most of a second (1.3 MB per call over its first
-    // thousand 512x512 calls, SmallCallAllocationTest).
+    // thousand 512x512 calls, PhaseTwoAllocationTest).
 
     private static double bceWithLogitsF32(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
@@ -403,8 +396,8 @@ final class VectorDirectMath implements DirectMath {
     }
 
     /**
-     * {@code src[0, n)} narrowed to FLOAT16 at byte {@code outAt} of {@code out}, through a slice
-     * made here (see the class comment). With {@link HalfFloats#toHalves} instead, this driver was
+     * {@code src[0, n)} narrowed to FLOAT16 at byte {@code outAt} of {@code out}, in a loop of its
+     * own. With {@link HalfFloats#toHalves} instead, this driver was
      * compiled with the narrowing inlined and a call and liveness checks per element: FLOAT16 BCE
      * with logits took 40 to 60 ms for 2^24 elements instead of 9, in one JVM in two after BFLOAT16
      * ran first and in every JVM once the FLOAT16 driver was a method of its own. The other FLOAT16
@@ -412,18 +405,16 @@ final class VectorDirectMath implements DirectMath {
      */
     private static void storeHalves(float[] src, MemorySegment out, long outAt, int n) {
         out = (MemorySegment) NATIVE.cast(out);
-        MemorySegment os = out.asSlice(outAt, 2L * n);
         for (int i = 0; i < n; i++) {
-            os.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, Float.floatToFloat16(src[i]));
+            out.set(ValueLayout.JAVA_SHORT_UNALIGNED, outAt + 2L * i, Float.floatToFloat16(src[i]));
         }
     }
 
     /** {@code softplus[j] = table[x[j] & 0x7FFF]} for the 16-bit values x from byte {@code xAt}. */
     private static void softplusLookup(float[] table, MemorySegment x, long xAt, float[] softplus, int n) {
         x = (MemorySegment) NATIVE.cast(x);
-        MemorySegment xs = x.asSlice(xAt, 2L * n);
         for (int j = 0; j < n; j++) {
-            softplus[j] = table[xs.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, j) & 0x7FFF];
+            softplus[j] = table[x.get(ValueLayout.JAVA_SHORT_UNALIGNED, xAt + 2L * j) & 0x7FFF];
         }
     }
 
@@ -432,18 +423,15 @@ final class VectorDirectMath implements DirectMath {
         x = (MemorySegment) NATIVE.cast(x);
         y = (MemorySegment) NATIVE.cast(y);
         out = (MemorySegment) NATIVE.cast(out);
-        MemorySegment xs = x.asSlice(xAt, 2L * n); // slices: see the class comment
-        MemorySegment ys = y.asSlice(yAt, 2L * n);
-        MemorySegment outs = out.asSlice(outAt, 2L * n);
         DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
         FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
         float pwLess1 = pw - 1f;
         float negPw = -pw;
         for (int j = 0; j < n; j += F.length()) {
-            FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, xs, 2L * j, ORDER)
+            FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2L * j, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
                     .reinterpretAsFloats();
-            FloatVector yv = ((IntVector) ShortVector.fromMemorySegment(S, ys, 2L * j, ORDER)
+            FloatVector yv = ((IntVector) ShortVector.fromMemorySegment(S, y, yAt + 2L * j, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
                     .reinterpretAsFloats();
             // the loss as VectorBulkMath#bceLosses computes it (see there), with single weights
@@ -461,7 +449,8 @@ final class VectorDirectMath implements DirectMath {
             IntVector bits = lb.add(lb.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
                     .blend(0x7FC00000, loss.compare(VectorOperators.NE, loss).cast(I))
                     .lanewise(VectorOperators.LSHR, 16);
-            ((ShortVector) bits.convertShape(VectorOperators.I2S, S, 0)).intoMemorySegment(outs, 2L * j, ORDER);
+            ((ShortVector) bits.convertShape(VectorOperators.I2S, S, 0))
+                    .intoMemorySegment(out, outAt + 2L * j, ORDER);
         }
         acc.intoArray(lanes, 0);
     }
@@ -534,17 +523,14 @@ final class VectorDirectMath implements DirectMath {
         g = (MemorySegment) NATIVE.cast(g);
         out = (MemorySegment) NATIVE.cast(out);
         DoubleVector acc = DoubleVector.zero(D);
-        MemorySegment xs = x.asSlice(xAt, 4L * n); // slices: see the class comment
-        MemorySegment gs = g.asSlice(gAt, 4L * n);
-        MemorySegment outs = out.asSlice(outAt, 4L * n);
         for (int i = 0; i < n; i += FD.length()) {
             long o = 4L * i;
-            FloatVector xv = FloatVector.fromMemorySegment(FD, xs, o, ORDER);
-            FloatVector gv = FloatVector.fromMemorySegment(FD, gs, o, ORDER);
+            FloatVector xv = FloatVector.fromMemorySegment(FD, x, xAt + o, ORDER);
+            FloatVector gv = FloatVector.fromMemorySegment(FD, g, gAt + o, ORDER);
             VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
             acc = ((DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0)) // min(x, 0): preluBf16
                     .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0), acc);
-            gv.mul(w).blend(gv, up).intoMemorySegment(outs, o, ORDER);
+            gv.mul(w).blend(gv, up).intoMemorySegment(out, outAt + o, ORDER);
         }
         double[] lanes = Scratch.get().lanes;
         acc.intoArray(lanes, 0);
@@ -644,12 +630,12 @@ final class VectorDirectMath implements DirectMath {
         for (long r = 0; r < rows; r++) {
             DoubleVector sum = DoubleVector.zero(D);
             DoubleVector dot = DoubleVector.zero(D);
-            MemorySegment as = a.asSlice(aAt + 4L * rowLength * r, 4L * n); // slices: see the class comment
-            MemorySegment bs = b.asSlice(bAt + 4L * rowLength * r, 4L * n);
+            long aRow = aAt + 4L * rowLength * r;
+            long bRow = bAt + 4L * rowLength * r;
             for (int i = 0; i < n; i += FD.length()) {
-                DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, as, 4L * i, ORDER)
+                DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aRow + 4L * i, ORDER)
                         .convertShape(VectorOperators.F2D, D, 0);
-                DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, bs, 4L * i, ORDER)
+                DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bRow + 4L * i, ORDER)
                         .convertShape(VectorOperators.F2D, D, 0);
                 sum = sum.add(ad);
                 dot = ad.fma(bd, dot);
@@ -674,17 +660,16 @@ final class VectorDirectMath implements DirectMath {
             // fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
             for (long chunk = 0; chunk < n; chunk += SUM_CHUNK) {
                 int len = (int) Math.min(SUM_CHUNK, n - chunk);
-                // slices: see the class comment
-                MemorySegment as = a.asSlice(aAt + 2L * (rowLength * r + chunk), 2L * len);
-                MemorySegment bs = b.asSlice(bAt + 2L * (rowLength * r + chunk), 2L * len);
+                long aChunk = aAt + 2L * (rowLength * r + chunk);
+                long bChunk = bAt + 2L * (rowLength * r + chunk);
                 FloatVector sum0 = FloatVector.zero(F);
                 FloatVector sum1 = FloatVector.zero(F);
                 FloatVector dot0 = FloatVector.zero(F);
                 FloatVector dot1 = FloatVector.zero(F);
                 for (int i = 0; i < len; i += 2 * F.length()) {
                     long o = 2L * i;
-                    IntVector ap = IntVector.fromMemorySegment(I, as, o, ORDER);
-                    IntVector bp = IntVector.fromMemorySegment(I, bs, o, ORDER);
+                    IntVector ap = IntVector.fromMemorySegment(I, a, aChunk + o, ORDER);
+                    IntVector bp = IntVector.fromMemorySegment(I, b, bChunk + o, ORDER);
                     FloatVector a0 = ap.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
                     FloatVector a1 = ap.and(HIGH).reinterpretAsFloats();
                     sum0 = sum0.add(a0);
@@ -783,13 +768,13 @@ final class VectorDirectMath implements DirectMath {
             for (long piece = 0; piece < n; piece += PIECE) {
                 int len = (int) Math.min(PIECE, n - piece);
                 long at = 2L * (rowLength * r + piece);
-                MemorySegment dys = dy.asSlice(dyAt + at, 2L * len); // a slice: see the class comment
-                MemorySegment xs = x.asSlice(xAt + at, 2L * len);
-                MemorySegment outs = out.asSlice(outAt + at, 2L * len);
+                long dyPiece = dyAt + at;
+                long xPiece = xAt + at;
+                long outPiece = outAt + at;
                 for (int i = 0; i < len; i += 2 * F.length()) {
                     long o = 2L * i;
-                    IntVector dp = IntVector.fromMemorySegment(I, dys, o, ORDER);
-                    IntVector xp = IntVector.fromMemorySegment(I, xs, o, ORDER);
+                    IntVector dp = IntVector.fromMemorySegment(I, dy, dyPiece + o, ORDER);
+                    IntVector xp = IntVector.fromMemorySegment(I, x, xPiece + o, ORDER);
                     FloatVector inner0 = dp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().fma(c, k);
                     FloatVector inner1 = dp.and(HIGH).reinterpretAsFloats().fma(c, k);
                     FloatVector f0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().sub(mean)
@@ -803,7 +788,7 @@ final class VectorDirectMath implements DirectMath {
                             .blend(0x7FC00000, f0.compare(VectorOperators.NE, f0).cast(I));
                     r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
                             .blend(0x7FC00000, f1.compare(VectorOperators.NE, f1).cast(I));
-                    r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(outs, o, ORDER);
+                    r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outPiece + o, ORDER);
                 }
             }
         }
