@@ -1,6 +1,7 @@
 package io.github.aclnn4j.kernel;
 
 import io.github.aclnn4j.tensor.DType;
+import java.lang.foreign.MemorySegment;
 
 /**
  * BinaryCrossEntropyBackward: {@code out = g·(x − y) / max((1 − x)·x, 1e-12) · w [· 1/numel]},
@@ -14,24 +15,35 @@ import io.github.aclnn4j.tensor.DType;
  * <li>rows of floats for everything else, and for the last elements of a block.
  * </ul>
  */
-public final class BceBackwardKernel {
+public final class BceBackwardKernel implements Parallel.Tasks {
     private static final float EPSILON = 1e-12f;
 
-    private BceBackwardKernel() {}
+    private final StridedView grad;
+    private final StridedView self;
+    private final StridedView target;
+    private final StridedView weight;
+    private final float scale;
+    private final StridedView out;
+    private final Path path;
 
     /**
+     * The kernel of one plan, made by phase 1.
+     *
      * @param weight null when absent
      * @param scale 1 for none/sum, 1/numel for mean
      */
-    public static void run(StridedView grad, StridedView self, StridedView target, StridedView weight, float scale,
+    public BceBackwardKernel(StridedView grad, StridedView self, StridedView target, StridedView weight, float scale,
             StridedView out) {
+        this.grad = grad;
+        this.self = self;
+        this.target = target;
+        this.weight = weight;
+        this.scale = scale;
+        this.out = out;
         DType dt = out.dtype();
         boolean dense = DirectOperands.dense(out, dt) && DirectOperands.dense(self, dt)
                 && DirectOperands.dense(target, dt);
-        // The usual case of a reduction: gradOutput one value, weight absent or one value.
-        boolean uniform = dense && grad.isUniform() && (weight == null || weight.isUniform());
-        Path path;
-        if (uniform && DirectOperands.supported(dt)) {
+        if (dense && uniform() && DirectOperands.supported(dt)) {
             path = Path.DIRECT_UNIFORM;
         } else if (dense && dt == DType.FLOAT && DirectOperands.supported(dt)
                 && DirectOperands.denseOrUniform(grad, dt) && DirectOperands.denseOrUniform(weight, dt)) {
@@ -39,36 +51,39 @@ public final class BceBackwardKernel {
         } else {
             path = Path.ROWS;
         }
-        float g = uniform ? grad.get(0) : 0f;
-        float w = uniform && weight != null ? weight.get(0) : 1f;
-        long blocks = Blocks.count(out.numel());
-        if (Parallel.serial(blocks, Blocks.SIZE)) { // a small call: no task object
-            for (long b = 0; b < blocks; b++) {
-                block(b, path, g, w, grad, self, target, weight, scale, out);
-            }
-        } else {
-            Parallel.forEach(blocks, Blocks.SIZE, b -> block(b, path, g, w, grad, self, target, weight, scale, out));
-        }
+    }
+
+    /** The usual case of a reduction: gradOutput one value, weight absent or one value. */
+    private boolean uniform() {
+        return grad.isUniform() && (weight == null || weight.isUniform());
+    }
+
+    /** Runs the whole call, block by block on the library's threads. */
+    public void run(MemorySegment workspace) {
+        Parallel.forEach(Blocks.count(out.numel()), Blocks.SIZE, this, workspace);
     }
 
     /** How a call's blocks are computed; see the class comment. */
     private enum Path {
-        /** Direct loops, gradOutput and weight single values {@code g} and {@code w}. */
+        /** Direct loops, gradOutput and weight single values. */
         DIRECT_UNIFORM,
         /** Direct loops, FLOAT, gradOutput and weight dense or single values. */
         DIRECT,
         ROWS
     }
 
-    private static void block(long block, Path path, float g, float w, StridedView grad, StridedView self,
-            StridedView target, StridedView weight, float scale, StridedView out) {
+    /** One block. */
+    @Override
+    public void task(long block, MemorySegment workspace) {
         DType dt = out.dtype();
         long start = block * Blocks.SIZE;
         int len = (int) Math.min(Blocks.SIZE, out.numel() - start);
         int done = path == Path.ROWS ? 0 : len - len % DirectOperands.math().step();
         if (done > 0 && path == Path.DIRECT_UNIFORM) {
-            DirectOperands.math().bceBackwardUniform(dt, g, self.segment(), self.denseOffset(start), target.segment(),
-                    target.denseOffset(start), w, scale, out.segment(), out.denseOffset(start), done);
+            float w = weight == null ? 1f : weight.get(0);
+            DirectOperands.math().bceBackwardUniform(dt, grad.get(0), self.segment(), self.denseOffset(start),
+                    target.segment(), target.denseOffset(start), w, scale, out.segment(), out.denseOffset(start),
+                    done);
         } else if (done > 0) {
             DirectOperands.math().bceBackward(dt, DirectOperands.segment(grad, 0, done),
                     DirectOperands.offset(grad, start), self.segment(), self.denseOffset(start), target.segment(),
@@ -76,12 +91,11 @@ public final class BceBackwardKernel {
                     DirectOperands.offset(weight, start), scale, out.segment(), out.denseOffset(start), done);
         }
         if (done < len) {
-            rows(grad, self, target, weight, scale, out, start + done, len - done);
+            rows(start + done, len - done);
         }
     }
 
-    private static void rows(StridedView grad, StridedView self, StridedView target, StridedView weight, float scale,
-            StridedView out, long start, int len) {
+    private void rows(long start, int len) {
         Scratch s = Scratch.get();
         float[] g = s.a;
         float[] x = s.b;

@@ -17,8 +17,41 @@ import java.lang.foreign.ValueLayout;
  * floats. Both compute each loss with the same operations (the 16-bit loops look the softplus
  * term up in a table of what the rows compute for every value).
  */
-public final class BceWithLogitsKernel {
-    private BceWithLogitsKernel() {}
+public final class BceWithLogitsKernel implements Parallel.Tasks {
+    private final StridedView self;
+    private final StridedView target;
+    private final StridedView weight;
+    private final StridedView posWeight;
+    private final DType compute;
+    private final int reduction;
+    private final StridedView out;
+    /** Whether the operands suit the {@link DirectMath} loops (see the class comment). */
+    private final boolean direct;
+
+    /**
+     * The kernel of one plan, made by phase 1.
+     *
+     * @param weight null when absent
+     * @param posWeight null when absent
+     * @param compute the compute dtype, promote(self, target): weight and posWeight are rounded to it
+     * @param reduction 0 none, 1 mean, 2 sum
+     */
+    public BceWithLogitsKernel(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
+            DType compute, int reduction, StridedView out) {
+        this.self = self;
+        this.target = target;
+        this.weight = weight;
+        this.posWeight = posWeight;
+        this.compute = compute;
+        this.reduction = reduction;
+        this.out = out;
+        direct = DirectOperands.supported(compute) && DirectOperands.dense(self, compute)
+                && DirectOperands.dense(target, compute) && (reduction != 0 || DirectOperands.dense(out, compute))
+                && (compute == DType.FLOAT
+                        ? DirectOperands.denseOrUniform(weight, compute) && DirectOperands.denseOrUniform(posWeight, compute)
+                        : DirectOperands.absentOrUniform(weight, compute)
+                                && DirectOperands.absentOrUniform(posWeight, compute));
+    }
 
     /** Workspace bytes for a reduction over {@code numel} elements: one double per block. */
     public static long workspaceBytes(long numel) {
@@ -26,8 +59,8 @@ public final class BceWithLogitsKernel {
     }
 
     /** One block: its losses written (none) or their sum stored in the workspace (mean, sum). */
-    private static void block(long block, boolean direct, StridedView self, StridedView target, StridedView weight,
-            StridedView posWeight, DType compute, int reduction, StridedView out, MemorySegment workspace) {
+    @Override
+    public void task(long block, MemorySegment workspace) {
         long start = block * Blocks.SIZE;
         int len = (int) Math.min(Blocks.SIZE, self.numel() - start);
         boolean store = reduction == 0;
@@ -46,7 +79,7 @@ public final class BceWithLogitsKernel {
                     store ? out.denseOffset(start) : 0, done);
         }
         if (done < len) {
-            sum += rows(self, target, weight, posWeight, compute, store, out, start + done, len - done);
+            sum += rows(store, start + done, len - done);
         }
         if (!store) {
             workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, block, sum);
@@ -54,8 +87,7 @@ public final class BceWithLogitsKernel {
     }
 
     /** Elements {@code [start, start + len)} through rows: losses scattered to out, or their sum returned. */
-    private static double rows(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
-            DType compute, boolean store, StridedView out, long start, int len) {
+    private double rows(boolean store, long start, int len) {
         Scratch s = Scratch.get();
         float[] x = s.a;
         float[] y = s.b;
@@ -97,30 +129,11 @@ public final class BceWithLogitsKernel {
         out.set(0, reduction == 1 ? Float.NaN : 0f);
     }
 
-    /**
-     * @param weight null when absent
-     * @param posWeight null when absent
-     * @param compute the compute dtype, promote(self, target): weight and posWeight are rounded to it
-     * @param reduction 0 none, 1 mean, 2 sum
-     */
-    public static void run(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
-            DType compute, int reduction, StridedView out, MemorySegment workspace) {
+    /** Runs the whole call: block by block on the library's threads, then the reduction. */
+    public void run(MemorySegment workspace) {
         long n = self.numel();
         long blocks = Blocks.count(n);
-        boolean direct = DirectOperands.supported(compute) && DirectOperands.dense(self, compute)
-                && DirectOperands.dense(target, compute) && (reduction != 0 || DirectOperands.dense(out, compute))
-                && (compute == DType.FLOAT
-                        ? DirectOperands.denseOrUniform(weight, compute) && DirectOperands.denseOrUniform(posWeight, compute)
-                        : DirectOperands.absentOrUniform(weight, compute)
-                                && DirectOperands.absentOrUniform(posWeight, compute));
-        if (Parallel.serial(blocks, Blocks.SIZE)) { // a small call: no task object
-            for (long b = 0; b < blocks; b++) {
-                block(b, direct, self, target, weight, posWeight, compute, reduction, out, workspace);
-            }
-        } else {
-            Parallel.forEach(blocks, Blocks.SIZE,
-                    b -> block(b, direct, self, target, weight, posWeight, compute, reduction, out, workspace));
-        }
+        Parallel.forEach(blocks, Blocks.SIZE, this, workspace);
         if (reduction != 0) {
             double total = Blocks.pairwiseSum(workspace, blocks);
             out.set(0, (float) (reduction == 1 ? total / n : total));

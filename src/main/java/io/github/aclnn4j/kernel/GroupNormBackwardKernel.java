@@ -13,37 +13,58 @@ import java.lang.foreign.ValueLayout;
  * does not depend on the thread count. Dense operands of one dtype go through {@link DirectMath}
  * loops row by row instead of the cached group; their 16-bit sums run in fp32 within chunks.
  */
-public final class GroupNormBackwardKernel {
+public final class GroupNormBackwardKernel implements Parallel.Tasks {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
-    private GroupNormBackwardKernel() {}
+    private final StridedView dy;
+    private final StridedView x;
+    private final StridedView mean;
+    private final StridedView rstd;
+    private final StridedView gamma;
+    private final long n;
+    private final long c;
+    private final long hxw;
+    private final long group;
+    private final StridedView gradInput;
+    private final StridedView gradGamma;
+    private final StridedView gradBeta;
+    /** Whether the operands suit the {@link DirectMath} loops. */
+    private final boolean direct;
+
+    /**
+     * The kernel of one plan, made by phase 1.
+     *
+     * @param gamma null for all ones
+     * @param gradInput, gradGamma, gradBeta null when not requested
+     */
+    public GroupNormBackwardKernel(StridedView dy, StridedView x, StridedView mean, StridedView rstd,
+            StridedView gamma, long n, long c, long hxw, long group, StridedView gradInput, StridedView gradGamma,
+            StridedView gradBeta) {
+        this.dy = dy;
+        this.x = x;
+        this.mean = mean;
+        this.rstd = rstd;
+        this.gamma = gamma;
+        this.n = n;
+        this.c = c;
+        this.hxw = hxw;
+        this.group = group;
+        this.gradInput = gradInput;
+        this.gradGamma = gradGamma;
+        this.gradBeta = gradBeta;
+        DType dt = dy.dtype();
+        direct = DirectOperands.supported(dt) && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
+                && (gradInput == null || DirectOperands.dense(gradInput, dt));
+    }
 
     /** Workspace bytes: Σdy and Σdy·x per (n, c). */
     public static long workspaceBytes(long n, long c) {
         return 2 * n * c * Double.BYTES;
     }
 
-    /**
-     * @param gamma null for all ones
-     * @param gradInput, gradGamma, gradBeta null when not requested
-     */
-    public static void run(StridedView dy, StridedView x, StridedView mean, StridedView rstd, StridedView gamma,
-            long n, long c, long hxw, long group, StridedView gradInput, StridedView gradGamma, StridedView gradBeta,
-            MemorySegment workspace) {
-        long d = c / group;
-        long groupElements = d * hxw;
-        DType dt = dy.dtype();
-        boolean direct = DirectOperands.supported(dt) && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
-                && (gradInput == null || DirectOperands.dense(gradInput, dt));
-        long tasks = n * group;
-        if (Parallel.serial(tasks, groupElements)) { // a small call: no task object
-            for (long task = 0; task < tasks; task++) {
-                groupTask(task, direct, dy, x, mean, rstd, gamma, c, hxw, group, gradInput, workspace);
-            }
-        } else {
-            Parallel.forEach(tasks, groupElements,
-                    task -> groupTask(task, direct, dy, x, mean, rstd, gamma, c, hxw, group, gradInput, workspace));
-        }
+    /** Runs the whole call: the (n, group) tasks on the library's threads, then gradBeta and gradGamma. */
+    public void run(MemorySegment workspace) {
+        Parallel.forEach(n * group, c / group * hxw, this, workspace);
         if (gradGamma == null && gradBeta == null) {
             return;
         }
@@ -63,13 +84,9 @@ public final class GroupNormBackwardKernel {
         }
     }
 
-    /**
-     * One (n, group): its rows' sums into the workspace, then its gradInput; {@code direct} when
-     * the operands suit {@link DirectMath}.
-     */
-    private static void groupTask(long task, boolean direct, StridedView dy, StridedView x, StridedView mean,
-            StridedView rstd, StridedView gamma, long c, long hxw, long group, StridedView gradInput,
-            MemorySegment workspace) {
+    /** One (n, group): its rows' sums into the workspace, then its gradInput. */
+    @Override
+    public void task(long task, MemorySegment workspace) {
         long d = c / group;
         long i = task / group;
         long g = task % group;

@@ -1,24 +1,28 @@
 package io.github.aclnn4j.kernel;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongConsumer;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The library's own compute threads (the common ForkJoin pool has a single thread on two cores).
  * Work is a range of independent tasks, handed out in runs of consecutive indices to the calling
- * thread and up to {@code threads − 1} pool workers; which thread runs a task never changes what it
+ * thread and up to {@code threads − 1} workers; which thread runs a task never changes what it
  * computes, so results are identical for any thread count. A run covers about
  * {@link #RUN_ELEMENTS} elements: consecutive tasks touch consecutive memory, and a thread that
  * streams through a long stretch keeps the hardware prefetchers going, where one that hops between
  * short blocks restarts them (measured: a quarter of the time of a memory-bound kernel). Sized by
  * {@code -Daclnn4j.threads} (default: the number of cores); work below
  * {@link #MIN_PARALLEL_ELEMENTS} stays on the calling thread.
+ *
+ * <p>{@link #forEach} allocates nothing: each worker is a daemon thread with a one-job mailbox,
+ * parked while it is empty (it lives as long as its pool, costing no CPU while idle), and each
+ * calling thread reuses one job. Callers running at the same time share the workers: a caller takes
+ * the idle ones, and with none idle runs its tasks alone. A task may call forEach again; on the
+ * thread that made the outer call, the inner tasks run on that thread alone.
  */
 public final class Parallel {
     /** Below this many elements a second thread costs more than it saves. */
@@ -27,25 +31,25 @@ public final class Parallel {
     static final long RUN_ELEMENTS = 1 << 16;
     /** Runs per thread at least, so that the threads finish together. */
     private static final long RUNS_PER_THREAD = 4;
+    /** Checks of its helpers a caller spins through before it parks: they usually finish together. */
+    private static final int SPINS = 1 << 10;
 
     private static final AtomicInteger WORKER_COUNT = new AtomicInteger();
+    private static final ThreadLocal<Job> JOBS = ThreadLocal.withInitial(Job::new);
     private static volatile Pool pool = new Pool(Integer.getInteger("aclnn4j.threads",
             Runtime.getRuntime().availableProcessors()));
 
     private Parallel() {}
 
-    private record Pool(int threads, ExecutorService workers) {
-        Pool(int threads) {
-            this(Math.max(1, threads), threads <= 1 ? null : new ThreadPoolExecutor(threads - 1, threads - 1,
-                    60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-                        Thread t = new Thread(r, "aclnn4j-worker-" + WORKER_COUNT.incrementAndGet());
-                        t.setDaemon(true);
-                        return t;
-                    }));
-            if (workers != null) {
-                ((ThreadPoolExecutor) workers).allowCoreThreadTimeOut(true);
-            }
-        }
+    /**
+     * The independent tasks of one kernel call, numbered from 0. A kernel object built by phase 1
+     * implements it; what differs between launches comes in as arguments, so that the object can
+     * serve launches on several streams at once.
+     */
+    @FunctionalInterface
+    public interface Tasks {
+        /** Runs task {@code index}; {@code workspace} is the launch's workspace. */
+        void task(long index, MemorySegment workspace);
     }
 
     public static int threads() {
@@ -56,67 +60,163 @@ public final class Parallel {
     public static synchronized void setThreads(int threads) {
         Pool old = pool;
         pool = new Pool(threads);
-        if (old.workers() != null) {
-            old.workers().shutdown();
-        }
+        old.shutdown();
     }
 
-    /**
-     * Whether {@link #forEach} would run this work on the calling thread alone. A kernel that asks
-     * first can then loop itself and skip building a task object: a small call allocates nothing.
-     */
-    public static boolean serial(long tasks, long elementsPerTask) {
+    /** Whether {@link #forEach} runs this work on the calling thread alone. */
+    private static boolean serial(long tasks, long elementsPerTask) {
         return pool.threads() <= 1 || tasks <= 1 || tasks * (double) elementsPerTask < MIN_PARALLEL_ELEMENTS;
     }
 
     /**
-     * Runs {@code task.accept(i)} for every i in [0, tasks), in parallel when the total work
-     * ({@code tasks · elementsPerTask}) is worth it. Returns when all have run; rethrows the first
-     * failure.
+     * Runs {@code body.task(i, workspace)} for every i in [0, tasks), in parallel when the total
+     * work ({@code tasks · elementsPerTask}) is worth it. Returns when all have run; rethrows the
+     * first failure.
      */
-    public static void forEach(long tasks, long elementsPerTask, LongConsumer task) {
+    public static void forEach(long tasks, long elementsPerTask, Tasks body, MemorySegment workspace) {
         Pool p = pool;
-        long helpers = Math.min(p.threads() - 1, tasks - 1);
-        if (serial(tasks, elementsPerTask)) {
+        Job job = JOBS.get();
+        if (serial(tasks, elementsPerTask) || job.body != null) { // small, or called from a task: no helpers
             for (long i = 0; i < tasks; i++) {
-                task.accept(i);
+                body.task(i, workspace);
             }
             return;
         }
         long run = Math.max(1, Math.min(RUN_ELEMENTS / Math.max(1, elementsPerTask),
                 tasks / (p.threads() * RUNS_PER_THREAD)));
-        Job job = new Job(tasks, run, task, (int) helpers);
-        for (int h = 0; h < helpers; h++) {
-            try {
-                p.workers().execute(job::help);
-            } catch (RuntimeException rejected) { // pool replaced meanwhile: the caller does the rest
-                job.done.countDown();
-            }
+        job.start(tasks, run, body, workspace);
+        try {
+            p.recruit(job, tasks - 1);
+            job.work();
+            job.finish();
+        } finally {
+            job.clear();
         }
-        job.work();
-        job.await();
     }
 
-    private static final class Job {
-        final long tasks;
-        final long run;
-        final LongConsumer task;
-        final AtomicLong next = new AtomicLong();
-        final CountDownLatch done;
-        volatile Throwable failure;
+    /** The workers of one thread count. */
+    private static final class Pool {
+        private final int threads;
+        private final Worker[] workers;
 
-        Job(long tasks, long run, LongConsumer task, int helpers) {
-            this.tasks = tasks;
-            this.run = run;
-            this.task = task;
-            this.done = new CountDownLatch(helpers);
+        Pool(int threads) {
+            this.threads = Math.max(1, threads);
+            workers = new Worker[this.threads - 1];
+            for (int i = 0; i < workers.length; i++) {
+                workers[i] = new Worker();
+            }
         }
 
-        void help() {
+        int threads() {
+            return threads;
+        }
+
+        /** Gives {@code job} to idle workers, at most {@code wanted} of them. */
+        void recruit(Job job, long wanted) {
+            long recruited = 0;
+            for (int i = 0; i < workers.length && recruited < wanted; i++) {
+                if (workers[i].offer(job)) {
+                    recruited++;
+                }
+            }
+        }
+
+        void shutdown() {
+            for (Worker w : workers) {
+                w.stop();
+            }
+        }
+    }
+
+    /** A compute thread with a one-job mailbox: null when idle. */
+    private static final class Worker implements Runnable {
+        private static final VarHandle MAILBOX;
+        /** In the mailbox of a stopped worker: no job can be offered to it any more. */
+        private static final Job STOPPED = new Job();
+
+        static {
             try {
-                work();
-            } finally {
-                done.countDown();
+                MAILBOX = MethodHandles.lookup().findVarHandle(Worker.class, "mailbox", Job.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final Thread thread;
+        private volatile Job mailbox;
+        private volatile boolean stopping;
+
+        Worker() {
+            thread = new Thread(this, "aclnn4j-worker-" + WORKER_COUNT.incrementAndGet());
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Hands {@code job} to this worker if it is idle. */
+        boolean offer(Job job) {
+            job.joined();
+            if (!MAILBOX.compareAndSet(this, (Job) null, job)) {
+                job.left();
+                return false;
+            }
+            LockSupport.unpark(thread);
+            return true;
+        }
+
+        void stop() {
+            stopping = true;
+            LockSupport.unpark(thread);
+        }
+
+        @Override
+        public void run() {
+            while (true) {
+                Job job = mailbox;
+                if (job == null) {
+                    if (stopping && MAILBOX.compareAndSet(this, (Job) null, STOPPED)) {
+                        return;
+                    }
+                    LockSupport.park(this);
+                } else {
+                    job.work();
+                    mailbox = null; // idle again before the caller can see the job done and offer the next
+                    job.left();
+                }
+            }
+        }
+    }
+
+    /**
+     * One forEach call, reused by its calling thread for the next. {@code pending} counts the
+     * threads still working on it: the caller, and each worker from its offer until it is idle again.
+     */
+    private static final class Job {
+        private final AtomicLong next = new AtomicLong();
+        private final AtomicInteger pending = new AtomicInteger();
+        private final Thread caller = Thread.currentThread();
+        private long tasks;
+        private long run;
+        private Tasks body;
+        private MemorySegment workspace;
+        private volatile Throwable failure;
+
+        void start(long tasks, long run, Tasks body, MemorySegment workspace) {
+            this.tasks = tasks;
+            this.run = run;
+            this.body = body;
+            this.workspace = workspace;
+            failure = null;
+            next.set(0);
+            pending.set(1);
+        }
+
+        void joined() {
+            pending.incrementAndGet();
+        }
+
+        void left() {
+            if (pending.decrementAndGet() == 0) {
+                LockSupport.unpark(caller);
             }
         }
 
@@ -124,7 +224,7 @@ public final class Parallel {
             try {
                 for (long first; failure == null && (first = next.getAndAdd(run)) < tasks; ) {
                     for (long i = first, end = Math.min(tasks, first + run); i < end && failure == null; i++) {
-                        task.accept(i);
+                        body.task(i, workspace);
                     }
                 }
             } catch (Throwable t) {
@@ -132,18 +232,16 @@ public final class Parallel {
             }
         }
 
-        void await() {
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    done.await();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
+        /** The caller's part done: waits for the workers, then rethrows the first failure. */
+        void finish() {
+            if (pending.decrementAndGet() != 0) {
+                for (int spin = 0; pending.get() != 0; spin++) {
+                    if (spin < SPINS) {
+                        Thread.onSpinWait();
+                    } else {
+                        LockSupport.park(this); // returns early on an interrupt, whose status stays set
+                    }
                 }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
             }
             Throwable t = failure;
             if (t instanceof RuntimeException re) {
@@ -152,6 +250,12 @@ public final class Parallel {
             if (t instanceof Error er) {
                 throw er;
             }
+        }
+
+        /** Forgets the call's objects, so that an idle thread keeps no kernel or memory reachable. */
+        void clear() {
+            body = null;
+            workspace = null;
         }
     }
 }

@@ -16,14 +16,35 @@ import java.lang.foreign.ValueLayout;
  * operands of one dtype run through {@link DirectMath} loops row by row (rows of at least
  * {@link #MIN_DIRECT_ROW} elements); the rest is gathered into rows.
  */
-public final class PreluBackwardKernel {
+public final class PreluBackwardKernel implements Parallel.Tasks {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
     /** Slabs for short rows: enough to keep every thread busy, few enough to keep the workspace small. */
     private static final long MAX_SLABS = 64;
     /** Rows shorter than this are batched through rows even when the direct loops could take them. */
     private static final long MIN_DIRECT_ROW = 64;
 
-    private PreluBackwardKernel() {}
+    private final StridedView grad;
+    private final StridedView self;
+    private final StridedView weight;
+    private final StridedView gradInput;
+    private final StridedView gradWeight;
+    private final Layout layout;
+    /** Whether the operands suit the {@link DirectMath} loops. */
+    private final boolean direct;
+
+    /** The kernel of one plan, made by phase 1, with self read as {@code [outer][channels][inner]} as {@code layout} says. */
+    public PreluBackwardKernel(StridedView grad, StridedView self, StridedView weight, StridedView gradInput,
+            StridedView gradWeight, Layout layout) {
+        this.grad = grad;
+        this.self = self;
+        this.weight = weight;
+        this.gradInput = gradInput;
+        this.gradWeight = gradWeight;
+        this.layout = layout;
+        DType dt = gradInput.dtype();
+        direct = DirectOperands.supported(dt) && DirectOperands.dense(self, dt) && DirectOperands.dense(grad, dt)
+                && DirectOperands.dense(gradInput, dt);
+    }
 
     /**
      * The task layout of a shape, made by phase 1 (see the class comment).
@@ -54,30 +75,14 @@ public final class PreluBackwardKernel {
         }
     }
 
-    /** Runs with self read as {@code [outer][channels][inner]} as {@code layout} says. */
-    public static void run(StridedView grad, StridedView self, StridedView weight, StridedView gradInput,
-            StridedView gradWeight, Layout layout, MemorySegment workspace) {
+    /** Runs the whole call: the tasks on the library's threads, then gradWeight from their sums. */
+    public void run(MemorySegment workspace) {
         long weights = layout.weights;
-        float[] w = Scratch.get().weights((int) weights); // read by the workers while this thread waits
-        // Element by element, not gather(): code that runs once per call stays interpreted or
-        // C1-compiled for seconds, and the vector rows of a gather box every vector there.
-        for (int k = 0; k < weights; k++) {
-            w[k] = weight.get(k);
-        }
-        DType dt = gradInput.dtype();
-        boolean direct = DirectOperands.supported(dt) && DirectOperands.dense(self, dt)
-                && DirectOperands.dense(grad, dt) && DirectOperands.dense(gradInput, dt);
-        if (layout.longRows) {
-            if (Parallel.serial(layout.tasks, Blocks.SIZE)) { // a small call: no task object
-                for (long t = 0; t < layout.tasks; t++) {
-                    workspace.setAtIndex(F64, t, longRowBlock(layout, t, w, self, grad, gradInput, direct));
-                }
-            } else {
-                Parallel.forEach(layout.tasks, Blocks.SIZE, t -> workspace.setAtIndex(F64, t,
-                        longRowBlock(layout, t, w, self, grad, gradInput, direct)));
-            }
-            for (long k = 0; k < weights; k++) {
-                double sum = 0;
+        Parallel.forEach(layout.tasks, layout.longRows ? Blocks.SIZE
+                : layout.outerPerSlab * layout.channels * layout.inner, this, workspace);
+        for (long k = 0; k < weights; k++) {
+            double sum = 0;
+            if (layout.longRows) {
                 for (long o = 0; o < layout.outer; o++) {
                     for (long c = weights == 1 ? 0 : k; c < (weights == 1 ? layout.channels : k + 1); c++) {
                         long first = (o * layout.channels + c) * layout.blocksPerRow;
@@ -86,49 +91,47 @@ public final class PreluBackwardKernel {
                         }
                     }
                 }
-                gradWeight.set(k, (float) sum);
-            }
-        } else {
-            long perTask = layout.outerPerSlab * layout.channels * layout.inner;
-            if (Parallel.serial(layout.tasks, perTask)) {
-                for (long t = 0; t < layout.tasks; t++) {
-                    slab(layout, t, w, self, grad, gradInput, direct, workspace);
-                }
             } else {
-                Parallel.forEach(layout.tasks, perTask,
-                        t -> slab(layout, t, w, self, grad, gradInput, direct, workspace));
-            }
-            for (long k = 0; k < weights; k++) {
-                double sum = 0;
                 for (long t = 0; t < layout.tasks; t++) {
                     sum += workspace.getAtIndex(F64, t * weights + k);
                 }
-                gradWeight.set(k, (float) sum);
             }
+            gradWeight.set(k, (float) sum);
+        }
+    }
+
+    @Override
+    public void task(long task, MemorySegment workspace) {
+        if (layout.longRows) {
+            workspace.setAtIndex(F64, task, longRowBlock(task));
+        } else {
+            slab(task, workspace);
         }
     }
 
     /** One block of one long row: writes gradInput, returns the row's partial gradWeight sum. */
-    private static double longRowBlock(Layout layout, long task, float[] w, StridedView self, StridedView grad,
-            StridedView gradInput, boolean direct) {
+    private double longRowBlock(long task) {
         long row = task / layout.blocksPerRow;
         long offsetInRow = (task % layout.blocksPerRow) * Blocks.SIZE;
-        float wk = w[layout.weights == 1 ? 0 : (int) (row % layout.channels)];
-        return channelRun(self, grad, gradInput, direct, row * layout.inner + offsetInRow,
+        float wk = weight.get(layout.weights == 1 ? 0 : row % layout.channels);
+        return channelRun(row * layout.inner + offsetInRow,
                 (int) Math.min(Blocks.SIZE, layout.inner - offsetInRow), wk);
     }
 
     /** One slab of whole outer indices: writes gradInput, stores one partial sum per weight. */
-    private static void slab(Layout layout, long task, float[] w, StridedView self, StridedView grad,
-            StridedView gradInput, boolean direct, MemorySegment workspace) {
+    private void slab(long task, MemorySegment workspace) {
         long firstRow = task * layout.outerPerSlab * layout.channels;
         long endRow = Math.min(layout.outer, (task + 1) * layout.outerPerSlab) * layout.channels;
         boolean shared = layout.weights == 1;
         double[] acc = Scratch.get().sums((int) layout.weights);
+        float[] w = Scratch.get().weights((int) layout.weights);
+        for (int k = 0; k < layout.weights; k++) {
+            w[k] = weight.get(k);
+        }
         if (direct && layout.inner >= MIN_DIRECT_ROW) {
             for (long row = firstRow; row < endRow; row++) { // a row has a single channel; inner < Blocks.SIZE
                 int k = shared ? 0 : (int) (row % layout.channels);
-                acc[k] += channelRun(self, grad, gradInput, true, row * layout.inner, (int) layout.inner, w[k]);
+                acc[k] += channelRun(row * layout.inner, (int) layout.inner, w[k]);
             }
         } else { // short rows: gather many at once, then walk them one row segment at a time
             Scratch s = Scratch.get();
@@ -160,8 +163,7 @@ public final class PreluBackwardKernel {
      * returns {@code Σ min(x, 0)·g}, whole steps by direct loops when {@code direct}, the rest
      * through rows.
      */
-    private static double channelRun(StridedView self, StridedView grad, StridedView gradInput, boolean direct,
-            long start, int len, float wk) {
+    private double channelRun(long start, int len, float wk) {
         double sum = 0;
         int done = direct ? len - len % DirectOperands.math().step() : 0;
         if (done > 0) {

@@ -56,6 +56,6 @@ public final class BinaryCrossEntropyBackward {
         StridedView w = weight == null ? null : check.view("weightOptional", weight, shape);
         StridedView o = check.view("out", out);
         float scale = reduction == 1 ? (float) (1.0 / self.numel()) : 1f;
-        return check.plan(0, self.numel(), ws -> BceBackwardKernel.run(g, x, y, w, scale, o));
+        return check.plan(0, self.numel(), new BceBackwardKernel(g, x, y, w, scale, o)::run);
     }
 }

@@ -60,6 +60,6 @@ public final class BinaryCrossEntropyWithLogits {
         StridedView pw = posWeight == null ? null : check.view("posWeightOptional", posWeight, shape);
         StridedView o = check.view("out", out);
         long workspace = mode == 0 ? 0 : BceWithLogitsKernel.workspaceBytes(self.numel());
-        return check.plan(workspace, self.numel(), ws -> BceWithLogitsKernel.run(x, y, w, pw, compute, mode, o, ws));
+        return check.plan(workspace, self.numel(), new BceWithLogitsKernel(x, y, w, pw, compute, mode, o)::run);
     }
 }

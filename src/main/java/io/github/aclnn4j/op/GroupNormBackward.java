@@ -123,7 +123,7 @@ public final class GroupNormBackward {
         StridedView gm = gamma == null ? null : check.view("gamma", gamma);
         StridedView gi = wantInput ? check.view("gradInput", gradInput) : null;
         return check.plan(GroupNormBackwardKernel.workspaceBytes(n, c), total,
-                ws -> GroupNormBackwardKernel.run(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb, ws));
+                new GroupNormBackwardKernel(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb)::run);
     }
 
     private static long product(long a, long b, long d) {

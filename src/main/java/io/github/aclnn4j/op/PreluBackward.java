@@ -60,7 +60,6 @@ public final class PreluBackward {
         long outer = self.rank() >= 2 ? self.dim(0) : 1;
         long inner = self.numel() / (outer * channels);
         PreluBackwardKernel.Layout layout = PreluBackwardKernel.Layout.of(outer, channels, inner, weights);
-        return check.plan(layout.workspaceBytes(), self.numel(),
-                ws -> PreluBackwardKernel.run(g, x, w, gi, gw, layout, ws));
+        return check.plan(layout.workspaceBytes(), self.numel(), new PreluBackwardKernel(g, x, w, gi, gw, layout)::run);
     }
 }

@@ -2,11 +2,6 @@ package io.github.aclnn4j.runtime;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An in-order asynchronous queue of device work ({@code aclrtStream}). Tasks run one after the
@@ -25,13 +20,7 @@ public final class Stream {
         void run(MemorySegment workspace);
     }
 
-    private static final AtomicInteger DRIVER_COUNT = new AtomicInteger();
-    private static final ExecutorService DRIVERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), r -> {
-                Thread t = new Thread(r, "aclnn4j-stream-" + DRIVER_COUNT.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
+    private static final ParkedThreads DRIVERS = new ParkedThreads("aclnn4j-stream");
 
     private final int deviceId;
     private final boolean isDefault;
@@ -41,6 +30,8 @@ public final class Stream {
     private boolean driving;
     private boolean destroyed;
     private Failure firstFailure;
+    /** What a driver thread runs: made once, so that a hand-off allocates nothing. */
+    private final Runnable driver = () -> drain(false);
 
     Stream(int deviceId, boolean isDefault) {
         this.deviceId = deviceId;
@@ -84,9 +75,7 @@ public final class Stream {
     }
 
     private void startDriver() {
-        try {
-            DRIVERS.execute(() -> drain(false));
-        } catch (RuntimeException e) { // the pool refused a thread: run here, keeping order
+        if (!DRIVERS.execute(driver)) { // no thread could be started: run here, keeping order
             drain(false);
         }
     }

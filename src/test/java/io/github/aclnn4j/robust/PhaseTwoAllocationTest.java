@@ -24,14 +24,15 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Phase 2 of a small call allocates nothing: a repeatable executor of each operator, launched and
- * synchronized again and again on an idle stream (the work runs inline on the calling thread),
- * leaves the thread's allocated-bytes counter where it was. A lambda or iterator slipped into the
- * launch path shows up here as tens of bytes per call. Until C2 has compiled the path, the JDK's
- * own wrappers (a heap segment around an array being copied) are still allocated, so rounds run
- * until one allocates nothing, within a generous budget.
+ * Phase 2 allocates nothing. A repeatable executor of each operator, launched and synchronized
+ * again and again, leaves the allocated-bytes counters where they were: for a small call on an
+ * idle stream (the work runs inline) the calling thread's, for a large one ({@link #largeCalls}:
+ * a stream driver thread and both compute threads) every thread's. A lambda, iterator, queue node
+ * or slice slipped into the launch path shows up here as tens of bytes per call. Until C2 has
+ * compiled the path, the JDK's own wrappers (a heap segment around an array being copied) are
+ * still allocated, so rounds run until one allocates nothing, within a generous budget.
  *
- * <p>Each operator is measured in a fresh JVM ({@link #main}), as the benchmarks are: in the test
+ * <p>Each case is measured in a fresh JVM ({@link #main}), as the benchmarks are: in the test
  * JVM, once Jazzer's agent has attached and re-instrumented the loaded classes (deoptimizing all
  * compiled code), C2 once recompiled BCE with logits' vector loop so that it boxed vectors
  * (368 bytes per call), a state that depends on what ran before.
@@ -40,18 +41,22 @@ import org.junit.jupiter.params.provider.MethodSource;
  * then none, in every dtype. Its loops once had a store-or-sum branch: the first none call after
  * compiled means sent the loop back to unoptimized code, which boxes vectors (2 s for a call of
  * 2^24 elements, megabytes allocated), until C2 had compiled it again: 3.7 MB per 512x512 call
- * here, against about 350 bytes (the parallel hand-off) now.
+ * here, against 0 to 1 byte now.
  */
-class SmallCallAllocationTest {
+class PhaseTwoAllocationTest {
     private static final int ROUND = 20_000;
     private static final int MAX_ROUNDS = 25;
+    /** Side of {@link #largeCalls}: 2^18 elements, past both the inline and the parallel thresholds. */
+    private static final int LARGE_SIDE = 512;
+    private static final int LARGE_ROUND = 200;
     static final String MIXED = "BCE with logits 512x512, mean then none, every dtype";
     /** Side of {@link #MIXED}'s square: enough elements for both threads and the direct loops. */
     private static final int SIDE = 512;
     private static final int MIXED_CALLS = 1000;
     /**
-     * Bytes a {@link #MIXED} call may allocate, on every thread: a call that goes parallel hands
-     * its job to the pool (a few hundred bytes); boxed vectors would take megabytes.
+     * Bytes a {@link #MIXED} call may allocate, on every thread, in the first calls after each
+     * switch of dtype or mode, while the JIT settles (0 to 1 byte measured); boxed vectors would
+     * take megabytes.
      */
     private static final long MIXED_BUDGET = 16 * 1024;
 
@@ -95,34 +100,61 @@ class SmallCallAllocationTest {
     }
 
     static Stream<Arguments> calls() {
+        return calls(2);
+    }
+
+    /** Calls big enough for a driver thread and both compute threads. */
+    static Stream<Arguments> largeCalls() {
+        return calls(LARGE_SIDE);
+    }
+
+    /** A call of each operator, of about {@code side}² elements. */
+    private static Stream<Arguments> calls(int side) {
+        int n = side * side;
+        int inner = n / 4;
+        int hxw = n / 8 * 2;
+        int classes = side / 2 + 2;
+        long[] targets = new long[side];
+        for (int i = 0; i < side; i++) {
+            targets[i] = (2L * i) % classes;
+        }
         return Stream.of(
-                Arguments.of("BCE backward 2x2, mean", (Phase1) (ws, ex) -> Aclnn.binaryCrossEntropyBackwardGetWorkspaceSize(
-                        tensor(ACL_FLOAT, ones(1)), tensor(ACL_FLOAT, ones(4), 2, 2), tensor(ACL_FLOAT, ones(4), 2, 2),
-                        null, 1, tensor(ACL_FLOAT, ones(4), 2, 2), ws, ex), (Phase2) Aclnn::binaryCrossEntropyBackward),
-                Arguments.of("BCE with logits 2x2, mean", (Phase1) (ws, ex) ->
-                        Aclnn.binaryCrossEntropyWithLogitsGetWorkspaceSize(tensor(ACL_FLOAT, ones(4), 2, 2),
-                                tensor(ACL_FLOAT, ones(4), 2, 2), null, null, 1, tensor(ACL_FLOAT, ones(1)), ws, ex),
+                Arguments.of("BCE backward " + side + "x" + side + ", mean", (Phase1) (ws, ex) ->
+                        Aclnn.binaryCrossEntropyBackwardGetWorkspaceSize(tensor(ACL_FLOAT, ones(1)),
+                                tensor(ACL_FLOAT, ones(n), side, side), tensor(ACL_FLOAT, ones(n), side, side), null, 1,
+                                tensor(ACL_FLOAT, ones(n), side, side), ws, ex),
+                        (Phase2) Aclnn::binaryCrossEntropyBackward),
+                Arguments.of("BCE with logits " + side + "x" + side + ", mean", (Phase1) (ws, ex) ->
+                        Aclnn.binaryCrossEntropyWithLogitsGetWorkspaceSize(tensor(ACL_FLOAT, ones(n), side, side),
+                                tensor(ACL_FLOAT, ones(n), side, side), null, null, 1, tensor(ACL_FLOAT, ones(1)), ws,
+                                ex),
                         (Phase2) Aclnn::binaryCrossEntropyWithLogits),
-                Arguments.of("PReLU backward 2x2", (Phase1) (ws, ex) -> Aclnn.preluBackwardGetWorkspaceSize(
-                        tensor(ACL_FLOAT, ones(4), 2, 2), tensor(ACL_FLOAT, ones(4), 2, 2), tensor(ACL_FLOAT, ones(2), 2),
-                        tensor(ACL_FLOAT, ones(4), 2, 2), tensor(ACL_FLOAT, ones(2), 2), ws, ex),
+                Arguments.of("PReLU backward 2x2x" + inner, (Phase1) (ws, ex) -> Aclnn.preluBackwardGetWorkspaceSize(
+                        tensor(ACL_FLOAT, ones(n), 2, 2, inner), tensor(ACL_FLOAT, ones(n), 2, 2, inner),
+                        tensor(ACL_FLOAT, ones(2), 2), tensor(ACL_FLOAT, ones(n), 2, 2, inner),
+                        tensor(ACL_FLOAT, ones(2), 2), ws, ex),
                         (Phase2) Aclnn::preluBackward),
-                Arguments.of("GroupNorm backward 2x4x2, 2 groups", (Phase1) (ws, ex) ->
-                        Aclnn.groupNormBackwardGetWorkspaceSize(tensor(ACL_FLOAT, ones(16), 2, 4, 2),
-                                tensor(ACL_FLOAT, ones(16), 2, 4, 2), tensor(ACL_FLOAT, ones(4), 2, 2),
-                                tensor(ACL_FLOAT, ones(4), 2, 2), tensor(ACL_FLOAT, ones(4), 4), 2, 4, 2, 2,
+                Arguments.of("GroupNorm backward 2x4x" + hxw + ", 2 groups", (Phase1) (ws, ex) ->
+                        Aclnn.groupNormBackwardGetWorkspaceSize(tensor(ACL_FLOAT, ones(8 * hxw), 2, 4, hxw),
+                                tensor(ACL_FLOAT, ones(8 * hxw), 2, 4, hxw), tensor(ACL_FLOAT, ones(4), 2, 2),
+                                tensor(ACL_FLOAT, ones(4), 2, 2), tensor(ACL_FLOAT, ones(4), 4), 2, 4, hxw, 2,
                                 Acl.createBoolArray(new boolean[] {true, true, true}, 3),
-                                tensor(ACL_FLOAT, ones(16), 2, 4, 2), tensor(ACL_FLOAT, ones(4), 4),
+                                tensor(ACL_FLOAT, ones(8 * hxw), 2, 4, hxw), tensor(ACL_FLOAT, ones(4), 4),
                                 tensor(ACL_FLOAT, ones(4), 4), ws, ex), (Phase2) Aclnn::groupNormBackward),
-                Arguments.of("NLL backward 2x3, mean", (Phase1) (ws, ex) -> Aclnn.nllLossBackwardGetWorkspaceSize(
-                        tensor(ACL_FLOAT, ones(1)), tensor(ACL_FLOAT, ones(6), 2, 3),
-                        tensor(ACL_INT64, TestDevice.upload(new long[] {0, 2}), 2), tensor(ACL_FLOAT, ones(3), 3), 1,
-                        -100, tensor(ACL_FLOAT, ones(1)), tensor(ACL_FLOAT, ones(6), 2, 3), ws, ex),
+                Arguments.of("NLL backward " + side + "x" + classes + ", mean", (Phase1) (ws, ex) ->
+                        Aclnn.nllLossBackwardGetWorkspaceSize(tensor(ACL_FLOAT, ones(1)),
+                                tensor(ACL_FLOAT, ones(side * classes), side, classes),
+                                tensor(ACL_INT64, TestDevice.upload(targets), side),
+                                tensor(ACL_FLOAT, ones(classes), classes), 1, -100, tensor(ACL_FLOAT, ones(1)),
+                                tensor(ACL_FLOAT, ones(side * classes), side, classes), ws, ex),
                         (Phase2) Aclnn::nllLossBackward));
     }
 
-    /** Bytes allocated per phase 2 + synchronize in the last round (0 as soon as a round allocates nothing). */
-    private long bytesPerCall(Phase1 phase1, Phase2 phase2) {
+    /**
+     * Bytes allocated per phase 2 + synchronize in the last round (0 as soon as a round allocates
+     * nothing): by the calling thread, or by every thread of the JVM ({@code allThreads}).
+     */
+    private long bytesPerCall(Phase1 phase1, Phase2 phase2, boolean allThreads, int round) {
         long[] workspaceSize = new long[1];
         AclOpExecutor executor = new AclOpExecutor();
         assertEquals(0, phase1.plan(workspaceSize, executor), Acl::getRecentErrMsg);
@@ -131,12 +163,13 @@ class SmallCallAllocationTest {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long perCall = -1;
-        for (int round = 0; round < MAX_ROUNDS && perCall != 0; round++) {
-            long before = threads.getCurrentThreadAllocatedBytes();
-            for (int i = 0; i < ROUND; i++) {
+        for (int r = 0; r < MAX_ROUNDS && perCall != 0; r++) {
+            long before = allThreads ? threads.getTotalThreadAllocatedBytes() : threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < round; i++) {
                 launchAndSync(phase2, workspace, workspaceSize[0], executor);
             }
-            perCall = (threads.getCurrentThreadAllocatedBytes() - before) / ROUND;
+            long after = allThreads ? threads.getTotalThreadAllocatedBytes() : threads.getCurrentThreadAllocatedBytes();
+            perCall = (after - before + round - 1) / round; // rounded up: a single byte counts
         }
         return perCall;
     }
@@ -216,7 +249,7 @@ class SmallCallAllocationTest {
 
     /** The probe: measures the named call in this JVM and prints the bytes per call. */
     public static void main(String[] args) {
-        SmallCallAllocationTest probe = new SmallCallAllocationTest();
+        PhaseTwoAllocationTest probe = new PhaseTwoAllocationTest();
         probe.init();
         try {
             if (args[0].equals(MIXED) || args[0].equals(PRELU_WEIGHTS)) {
@@ -225,8 +258,11 @@ class SmallCallAllocationTest {
                         + "(measured " + perCall + ", budget " + MIXED_BUDGET + ")");
                 return;
             }
-            Arguments call = calls().filter(a -> a.get()[0].equals(args[0])).findFirst().orElseThrow();
-            System.out.println("bytes per call: " + probe.bytesPerCall((Phase1) call.get()[1], (Phase2) call.get()[2]));
+            boolean large = largeCalls().anyMatch(a -> a.get()[0].equals(args[0]));
+            Arguments call = Stream.concat(calls(), largeCalls()).filter(a -> a.get()[0].equals(args[0])).findFirst()
+                    .orElseThrow();
+            System.out.println("bytes per call: " + probe.bytesPerCall((Phase1) call.get()[1], (Phase2) call.get()[2],
+                    large, large ? LARGE_ROUND : ROUND));
         } finally {
             probe.destroy();
         }
@@ -235,6 +271,12 @@ class SmallCallAllocationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("calls")
     void phaseTwoAllocatesNothing(String name, Phase1 phase1, Phase2 phase2) throws Exception {
+        assertProbeAllocatesNothing(name);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("largeCalls")
+    void phaseTwoOfALargeCallAllocatesNothingOnAnyThread(String name, Phase1 phase1, Phase2 phase2) throws Exception {
         assertProbeAllocatesNothing(name);
     }
 
@@ -250,10 +292,10 @@ class SmallCallAllocationTest {
 
     /** Runs {@link #main} in a fresh JVM for the named probe. */
     private static void assertProbeAllocatesNothing(String name) throws Exception {
-        String output = ChildJvm.run(SmallCallAllocationTest.class, name);
+        String output = ChildJvm.run(PhaseTwoAllocationTest.class, name);
         assertEquals(true, output.contains("bytes per call: 0\n"),
-                name + ": phase 2 + synchronize should allocate nothing once compiled, after up to "
-                        + MAX_ROUNDS * ROUND + " calls; the probe said:\n" + output);
+                name + ": phase 2 + synchronize should allocate nothing once compiled, within "
+                        + MAX_ROUNDS + " rounds of calls; the probe said:\n" + output);
     }
 
     private void launchAndSync(Phase2 phase2, Pointer workspace, long workspaceSize, AclOpExecutor executor) {

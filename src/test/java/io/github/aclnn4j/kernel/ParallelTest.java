@@ -1,0 +1,173 @@
+package io.github.aclnn4j.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link Parallel#forEach} on its own: every task runs exactly once, with the workspace it was
+ * given, for any thread count and with callers competing for the workers; failures reach the
+ * caller and leave the pool usable; nested calls, interrupts and a pool replaced under load
+ * neither hang nor lose tasks.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ParallelTest {
+    private static final int DEFAULT_THREADS = Parallel.threads();
+    private static final MemorySegment WORKSPACE = MemorySegment.ofArray(new byte[8]);
+
+    @AfterEach
+    void restoreThreads() {
+        Parallel.setThreads(DEFAULT_THREADS);
+    }
+
+    /** Counts each index's runs, and fails if a task sees another workspace. */
+    private static Parallel.Tasks counting(AtomicIntegerArray runs) {
+        return (i, workspace) -> {
+            if (workspace != WORKSPACE) {
+                throw new AssertionError("task " + i + " got workspace " + workspace);
+            }
+            runs.incrementAndGet((int) i);
+        };
+    }
+
+    private static void assertEachRanOnce(AtomicIntegerArray runs, String what) {
+        for (int i = 0; i < runs.length(); i++) {
+            assertEquals(1, runs.get(i), what + ": task " + i + " of " + runs.length());
+        }
+    }
+
+    static Stream<Arguments> shapes() {
+        SplittableRandom random = new SplittableRandom(20261123);
+        List<Arguments> cases = new ArrayList<>();
+        for (int threads : new int[] {1, 2, 3, 5}) {
+            cases.add(Arguments.of(threads, 1, 1 << 20));
+            cases.add(Arguments.of(threads, 2, 1 << 20));
+            cases.add(Arguments.of(threads, 7, 1)); // below the parallel threshold
+            for (int k = 0; k < 4; k++) {
+                cases.add(Arguments.of(threads, 1 + random.nextInt(5000), 1 + random.nextInt(1 << 12)));
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} threads, {1} tasks of {2} elements")
+    @MethodSource("shapes")
+    void everyTaskRunsOnce(int threads, int tasks, long elementsPerTask) {
+        Parallel.setThreads(threads);
+        for (int round = 0; round < 20; round++) {
+            AtomicIntegerArray runs = new AtomicIntegerArray(tasks);
+            Parallel.forEach(tasks, elementsPerTask, counting(runs), WORKSPACE);
+            assertEachRanOnce(runs, "round " + round);
+        }
+    }
+
+    @Test
+    void competingCallersEachRunTheirOwnTasks() throws Exception {
+        ExecutorService callers = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int c = 0; c < 4; c++) {
+                int tasks = 300 + 97 * c;
+                done.add(callers.submit(() -> {
+                    for (int round = 0; round < 300; round++) {
+                        AtomicIntegerArray runs = new AtomicIntegerArray(tasks);
+                        Parallel.forEach(tasks, 1 << 10, counting(runs), WORKSPACE);
+                        assertEachRanOnce(runs, "round " + round);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+    }
+
+    @Test
+    void aFailureReachesTheCallerAndThePoolStaysUsable() {
+        Parallel.setThreads(2);
+        IllegalStateException thrown = new IllegalStateException("task 77");
+        for (int round = 0; round < 50; round++) {
+            IllegalStateException seen = assertThrows(IllegalStateException.class,
+                    () -> Parallel.forEach(1000, 1 << 10, (i, ws) -> {
+                        if (i == 77) {
+                            throw thrown;
+                        }
+                    }, WORKSPACE));
+            assertSame(thrown, seen);
+            AtomicIntegerArray runs = new AtomicIntegerArray(1000);
+            Parallel.forEach(1000, 1 << 10, counting(runs), WORKSPACE);
+            assertEachRanOnce(runs, "after failure " + round);
+        }
+    }
+
+    @Test
+    void aTaskMayCallForEachAgain() {
+        Parallel.setThreads(2);
+        AtomicIntegerArray runs = new AtomicIntegerArray(64 * 64);
+        Parallel.forEach(64, 1 << 12, (outer, ws) -> Parallel.forEach(64, 1 << 12,
+                (inner, w) -> runs.incrementAndGet((int) (outer * 64 + inner)), ws), WORKSPACE);
+        assertEachRanOnce(runs, "nested");
+    }
+
+    @Test
+    void anInterruptedCallerFinishesAndKeepsItsInterrupt() {
+        Parallel.setThreads(2);
+        Thread.currentThread().interrupt();
+        try {
+            AtomicIntegerArray runs = new AtomicIntegerArray(2000);
+            Parallel.forEach(2000, 1 << 10, counting(runs), WORKSPACE);
+            assertEachRanOnce(runs, "interrupted");
+            assertTrue(Thread.currentThread().isInterrupted());
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
+    void replacingThePoolUnderLoadLosesNoTask() throws Exception {
+        ExecutorService callers = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int c = 0; c < 2; c++) {
+                done.add(callers.submit(() -> {
+                    for (int round = 0; round < 400; round++) {
+                        AtomicIntegerArray runs = new AtomicIntegerArray(500);
+                        Parallel.forEach(500, 1 << 10, counting(runs), WORKSPACE);
+                        assertEachRanOnce(runs, "round " + round);
+                    }
+                    return null;
+                }));
+            }
+            for (int k = 0; k < 40; k++) {
+                Parallel.setThreads(1 + k % 4);
+                Thread.sleep(2);
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+    }
+}
