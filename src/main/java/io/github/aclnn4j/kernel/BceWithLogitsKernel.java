@@ -48,7 +48,8 @@ public final class BceWithLogitsKernel implements Parallel.Tasks {
         direct = DirectOperands.supported(compute) && DirectOperands.dense(self, compute)
                 && DirectOperands.dense(target, compute) && (reduction != 0 || DirectOperands.dense(out, compute))
                 && (compute == DType.FLOAT
-                        ? DirectOperands.denseOrUniform(weight, compute) && DirectOperands.denseOrUniform(posWeight, compute)
+                        ? DirectOperands.denseOrUniform(weight, compute)
+                                && DirectOperands.denseOrUniform(posWeight, compute)
                         : DirectOperands.absentOrUniform(weight, compute)
                                 && DirectOperands.absentOrUniform(posWeight, compute));
     }

@@ -32,7 +32,10 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
     /** Whether the operands suit the {@link DirectMath} loops. */
     private final boolean direct;
 
-    /** The kernel of one plan, made by phase 1, with self read as {@code [outer][channels][inner]} as {@code layout} says. */
+    /**
+     * The kernel of one plan, made by phase 1, with self read as {@code [outer][channels][inner]}
+     * as {@code layout} says.
+     */
     public PreluBackwardKernel(StridedView grad, StridedView self, StridedView weight, StridedView gradInput,
             StridedView gradWeight, Layout layout) {
         this.grad = grad;
@@ -123,8 +126,9 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
         long firstRow = task * layout.outerPerSlab * layout.channels;
         long endRow = Math.min(layout.outer, (task + 1) * layout.outerPerSlab) * layout.channels;
         boolean shared = layout.weights == 1;
-        double[] acc = Scratch.get().sums((int) layout.weights);
-        float[] w = Scratch.get().weights((int) layout.weights);
+        Scratch s = Scratch.get();
+        double[] acc = s.sums((int) layout.weights);
+        float[] w = s.weights((int) layout.weights);
         for (int k = 0; k < layout.weights; k++) {
             w[k] = weight.get(k);
         }
@@ -134,7 +138,6 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
                 acc[k] += channelRun(row * layout.inner, (int) layout.inner, w[k]);
             }
         } else { // short rows: gather many at once, then walk them one row segment at a time
-            Scratch s = Scratch.get();
             float[] x = s.a;
             float[] g = s.b;
             long inner = layout.inner;

@@ -55,8 +55,9 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Every loop first casts the segments it reads or writes to {@link #NATIVE}, the class of native
  * segments (the FLOAT16 drivers cast the output they hand to {@link HalfFloats#toHalves}, which
  * C2 may inline there and which rows also call with heap segments). Until C2 has compiled a loop,
- * the Vector API runs it as plain Java, which reinterprets a vector ({@code reinterpretAsInts}, {@code reinterpretAsFloats}: every 16-bit loop, and exp) by
- * storing it into a segment over a byte array. From then on the JDK's memory-access code, which
+ * the Vector API runs it as plain Java, which reinterprets a vector ({@code reinterpretAsInts},
+ * {@code reinterpretAsFloats}: every 16-bit loop, and exp) by storing it into a segment over a
+ * byte array. From then on the JDK's memory-access code, which
  * every caller shares, has heap segments in its type profile, and C2 compiles a loop over a
  * segment of unknown class for both kinds: as a store might then write into a Java object, the
  * segment's size, liveness and read-only flag are loaded and checked at every vector step (about
@@ -397,8 +398,8 @@ final class VectorDirectMath implements DirectMath {
 
     /**
      * {@code src[0, n)} narrowed to FLOAT16 at byte {@code outAt} of {@code out}, in a loop of its
-     * own. With {@link HalfFloats#toHalves} instead, this driver was
-     * compiled with the narrowing inlined and a call and liveness checks per element: FLOAT16 BCE
+     * own. With {@link HalfFloats#toHalves} instead, this driver was compiled with the narrowing
+     * inlined and a call and liveness checks per element: FLOAT16 BCE
      * with logits took 40 to 60 ms for 2^24 elements instead of 9, in one JVM in two after BFLOAT16
      * ran first and in every JVM once the FLOAT16 driver was a method of its own. The other FLOAT16
      * loops keep {@code toHalves}, 5 to 10% faster there and never seen slow.

@@ -1,5 +1,6 @@
 package io.github.aclnn4j.runtime;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -79,7 +80,7 @@ final class ParkedThreads {
             synchronized (ParkedThreads.this) {
                 task = null;
                 if (idleCount == idle.length) {
-                    idle = java.util.Arrays.copyOf(idle, 2 * idle.length);
+                    idle = Arrays.copyOf(idle, 2 * idle.length);
                 }
                 idle[idleCount++] = this;
             }

@@ -18,6 +18,7 @@ import io.github.aclnn4j.testing.ChildJvm;
 import io.github.aclnn4j.testing.TestDevice;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -162,13 +163,15 @@ class PhaseTwoAllocationTest {
         Pointer workspace = workspaceSize[0] > 0 ? TestDevice.malloc(workspaceSize[0]) : new Pointer();
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        LongSupplier allocated = allThreads ? threads::getTotalThreadAllocatedBytes
+                : threads::getCurrentThreadAllocatedBytes;
         long perCall = -1;
         for (int r = 0; r < MAX_ROUNDS && perCall != 0; r++) {
-            long before = allThreads ? threads.getTotalThreadAllocatedBytes() : threads.getCurrentThreadAllocatedBytes();
+            long before = allocated.getAsLong();
             for (int i = 0; i < round; i++) {
                 launchAndSync(phase2, workspace, workspaceSize[0], executor);
             }
-            long after = allThreads ? threads.getTotalThreadAllocatedBytes() : threads.getCurrentThreadAllocatedBytes();
+            long after = allocated.getAsLong();
             perCall = (after - before + round - 1) / round; // rounded up: a single byte counts
         }
         return perCall;
