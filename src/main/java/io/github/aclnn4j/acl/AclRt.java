@@ -124,7 +124,12 @@ public final class AclRt {
         }
     }
 
-    /** {@code aclrtMalloc}: fills {@code devPtr} with zeroed, 64-byte aligned device memory. */
+    /**
+     * {@code aclrtMalloc}: fills {@code devPtr} with zeroed, 64-byte aligned device memory. With
+     * {@code ACL_MEM_MALLOC_HUGE_FIRST} or {@code ACL_MEM_MALLOC_HUGE_ONLY}, blocks of 2 MB and more
+     * are mapped on transparent huge pages where the JVM lets this library call native code (see
+     * {@link AclrtMemMallocPolicy}); {@code ACL_MEM_MALLOC_NORMAL_ONLY} always uses normal pages.
+     */
     public static int malloc(Pointer devPtr, long size, int policy) {
         return Guard.acl("aclrtMalloc", () -> {
             if (devPtr == null) {
@@ -133,7 +138,7 @@ public final class AclRt {
             if (policy < 0 || policy > 2) {
                 throw Status.aclInvalid("aclrtMalloc: unknown policy " + policy + " (HUGE_FIRST 0, HUGE_ONLY 1, NORMAL_ONLY 2)");
             }
-            devPtr.set(AclRuntime.malloc(size), 0);
+            devPtr.set(AclRuntime.malloc(size, policy != AclrtMemMallocPolicy.ACL_MEM_MALLOC_NORMAL_ONLY), 0);
         });
     }
 

@@ -187,12 +187,13 @@ public final class AclRuntime {
         }
     }
 
-    public static DeviceBlock malloc(long size) {
+    /** {@code aclrtMalloc} of {@code size} bytes; {@code hugePages} for the policies that ask for them. */
+    public static DeviceBlock malloc(long size, boolean hugePages) {
         Device d = workDevice("aclrtMalloc");
         if (size <= 0) {
             throw Status.aclInvalid("aclrtMalloc: size must be > 0, got " + size);
         }
-        return d.memory.allocate(size);
+        return d.memory.allocate(size, hugePages);
     }
 
     public static void free(DeviceBlock block) {

@@ -6,7 +6,8 @@ import java.lang.foreign.MemorySegment;
 /**
  * One {@code aclrtMalloc} allocation: off-heap, zero-filled, {@value #ALIGNMENT}-byte aligned,
  * owned by a shared arena so that freeing it makes every later access fail instead of touching
- * released memory.
+ * released memory. Blocks of 2 MB and more that may use huge pages are mapped by
+ * {@link HugePages} when it is available.
  */
 public final class DeviceBlock implements MemoryBlock {
     /** CANN documents 32-byte alignment; cache lines and AVX-512 want 64. */
@@ -17,10 +18,11 @@ public final class DeviceBlock implements MemoryBlock {
     private final int deviceId;
     private volatile boolean freed;
 
-    DeviceBlock(long size, int deviceId) {
+    DeviceBlock(long size, int deviceId, boolean hugePages) {
         Arena a = Arena.ofShared();
         try {
-            this.segment = a.allocate(size, ALIGNMENT);
+            this.segment = hugePages && size >= HugePages.SIZE && HugePages.available()
+                    ? HugePages.map(size, a) : a.allocate(size, ALIGNMENT);
         } catch (RuntimeException | OutOfMemoryError e) {
             a.close();
             throw e;

@@ -45,14 +45,15 @@ final class DeviceMemory {
         return 16L << 30;
     }
 
-    synchronized DeviceBlock allocate(long size) {
+    /** A zeroed block of {@code size} bytes, on huge pages when {@code hugePages} and possible. */
+    synchronized DeviceBlock allocate(long size, boolean hugePages) {
         if (size > capacity - used) {
             throw new Failure(Status.ACL_BAD_ALLOC, "aclrtMalloc: cannot allocate " + size + " bytes on device "
                     + deviceId + ": " + (capacity - used) + " of " + capacity + " bytes are free");
         }
         DeviceBlock block;
         try {
-            block = new DeviceBlock(size, deviceId);
+            block = new DeviceBlock(size, deviceId, hugePages);
         } catch (OutOfMemoryError | IllegalArgumentException | IllegalStateException e) {
             throw new Failure(Status.ACL_BAD_ALLOC, "aclrtMalloc: cannot allocate " + size + " bytes: " + e.getMessage());
         }

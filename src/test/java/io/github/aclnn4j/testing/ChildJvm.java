@@ -19,11 +19,21 @@ public final class ChildJvm {
 
     /** Runs {@code main.main(args)} in a fresh JVM, asserts it exited with 0, and returns its output. */
     public static String run(Class<?> main, String... args) throws IOException, InterruptedException {
+        return runWithout("-none-", main, args);
+    }
+
+    /**
+     * As {@link #run}, without this JVM's options that start with {@code dropped} (for one that
+     * lacks {@code --enable-native-access}, say); stdout and stderr together.
+     */
+    public static String runWithout(String dropped, Class<?> main, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(a -> a.startsWith("--add-modules") || a.startsWith("--enable-native-access")
                         || a.startsWith("-Xss"))
+                .filter(a -> !a.startsWith(dropped))
                 .toList());
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));

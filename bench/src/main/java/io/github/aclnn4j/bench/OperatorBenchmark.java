@@ -22,7 +22,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
+        "--enable-native-access=ALL-UNNAMED"})
 public class OperatorBenchmark {
     @Param({"BCE_BACKWARD_MEAN", "BCE_LOGITS_NONE", "BCE_LOGITS_MEAN", "PRELU_BACKWARD", "GROUP_NORM_BACKWARD",
         "NLL_BACKWARD_MEAN"})

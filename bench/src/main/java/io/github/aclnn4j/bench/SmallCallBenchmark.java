@@ -21,7 +21,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
+        "--enable-native-access=ALL-UNNAMED"})
 public class SmallCallBenchmark {
     private Workload workload;
 
