@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A test class's {@code main} in a fresh JVM, for what only a new JVM shows (the first call that
@@ -19,7 +20,7 @@ public final class ChildJvm {
 
     /** Runs {@code main.main(args)} in a fresh JVM, asserts it exited with 0, and returns its output. */
     public static String run(Class<?> main, String... args) throws IOException, InterruptedException {
-        return runWithout("-none-", main, args);
+        return launch(a -> false, main, args);
     }
 
     /**
@@ -28,12 +29,17 @@ public final class ChildJvm {
      */
     public static String runWithout(String dropped, Class<?> main, String... args)
             throws IOException, InterruptedException {
+        return launch(a -> a.startsWith(dropped), main, args);
+    }
+
+    private static String launch(Predicate<String> dropped, Class<?> main, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(a -> a.startsWith("--add-modules") || a.startsWith("--enable-native-access")
                         || a.startsWith("-Xss"))
-                .filter(a -> !a.startsWith(dropped))
+                .filter(dropped.negate())
                 .toList());
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
