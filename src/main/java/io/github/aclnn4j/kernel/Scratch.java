@@ -27,6 +27,8 @@ final class Scratch {
     final float[] stageB = new float[STAGE];
     /** A run's softplus values, looked up for the 16-bit BCE-with-logits loops. */
     final float[] softplus = new float[STAGE];
+    /** A run's table indices, for the gathered softplus of the 16-bit BCE-with-logits loops. */
+    final int[] indices = new int[STAGE];
     /** For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
     final long[] index = new long[16];

@@ -98,6 +98,18 @@ final class VectorDirectMath implements DirectMath {
     /** The class of native segments, which every loop casts its segments to: see the class comment. */
     private static final Class<?> NATIVE = MemorySegment.NULL.getClass();
 
+    /** Whether BCE with logits' 16-bit loops gather their softplus values (see {@link Gathers}). */
+    private final boolean gather;
+
+    VectorDirectMath() {
+        this(Gathers.FAST);
+    }
+
+    /** With the softplus lookup chosen, for tests of both ways. */
+    VectorDirectMath(boolean gather) {
+        this.gather = gather;
+    }
+
     @Override
     public int step() {
         return 2 * F.length(); // a multiple of every loop's step
@@ -243,8 +255,8 @@ final class VectorDirectMath implements DirectMath {
     public double bceWithLogitsUniform(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
             float pw, MemorySegment out, long outAt, int n) {
         return switch (dtype) {
-            case BF16 -> bceWithLogitsBf16(x, xAt, y, yAt, w, pw, out, outAt, n);
-            case FLOAT16 -> bceWithLogitsF16(x, xAt, y, yAt, w, pw, out, outAt, n);
+            case BF16 -> bceWithLogitsBf16(x, xAt, y, yAt, w, pw, out, outAt, n, gather);
+            case FLOAT16 -> bceWithLogitsF16(x, xAt, y, yAt, w, pw, out, outAt, n, gather);
             default -> throw unsupported(dtype);
         };
     }
@@ -363,16 +375,18 @@ final class VectorDirectMath implements DirectMath {
     }
 
     /**
-     * BFLOAT16 here and FLOAT16 in {@link #bceWithLogitsF16}, whose weights are single values: per
-     * run, a plain loop looks each element's softplus up in {@link SoftplusTable} (the row loop's bits),
-     * then a vector loop does the rest of the loss. On Zen 3 (AVX2, one thread, data in L1) the
-     * lookup takes about 9 cycles per 8 elements where exp and log1p took 37 in two loops; a
-     * hardware gather in the loss loop took 12 (the Vector API gathers through an index array).
+     * BFLOAT16 here and FLOAT16 in {@link #bceWithLogitsF16}, whose weights are single values: each
+     * element's softplus comes from {@link SoftplusTable} (the row loop's bits). Where gathers are
+     * fast ({@link Gathers}) the loss loop gathers them itself, from indices it stores into a run
+     * (the Vector API gathers through an index array): on Sapphire Rapids, one thread, 0.32 ns per
+     * element against 0.50 for the plain loop of loads below and a loss loop that reads its results.
+     * Elsewhere that plain loop looks them up per run first: on Zen 3 (AVX2, one thread, data in
+     * L1) about 9 cycles per 8 elements where exp and log1p took 37 in two loops, and a gather 12.
      * FLOAT16 widens x and y into float runs first (see the class comment) and narrows the losses
      * from one; BFLOAT16 converts in registers.
      */
     private static double bceWithLogitsBf16(MemorySegment x, long xAt, MemorySegment y, long yAt, float w, float pw,
-            MemorySegment out, long outAt, int n) {
+            MemorySegment out, long outAt, int n, boolean gather) {
         float[] table = SoftplusTable.bf16(); // first: building it uses this thread's scratch
         Scratch scratch = Scratch.get();
         float[] softplus = scratch.softplus;
@@ -382,16 +396,20 @@ final class VectorDirectMath implements DirectMath {
         for (int run = 0; run < n; run += STAGE) {
             int len = Math.min(STAGE, n - run);
             long at = 2L * run;
-            softplusLookup(table, x, xAt + at, softplus, len);
-            bceWithLogitsBf16Losses(x, xAt + at, y, yAt + at, w, pw, softplus, losses,
-                    out == null ? sinkOffset(losses, x, xAt + at) : outAt + at, len,
-                    lanes);
+            long lossesAt = out == null ? sinkOffset(losses, x, xAt + at) : outAt + at;
+            if (gather) {
+                bceWithLogitsBf16Gathered(table, scratch.indices, x, xAt + at, y, yAt + at, w, pw, losses, lossesAt,
+                        len, lanes);
+            } else {
+                softplusLookup(table, x, xAt + at, softplus, len);
+                bceWithLogitsBf16Losses(x, xAt + at, y, yAt + at, w, pw, softplus, losses, lossesAt, len, lanes);
+            }
         }
         return VectorBulkMath.sumLanes(lanes);
     }
 
     private static double bceWithLogitsF16(MemorySegment x, long xAt, MemorySegment y, long yAt, float w, float pw,
-            MemorySegment out, long outAt, int n) {
+            MemorySegment out, long outAt, int n, boolean gather) {
         float[] table = SoftplusTable.float16(); // first: building it uses this thread's scratch
         Scratch scratch = Scratch.get();
         float[] softplus = scratch.softplus;
@@ -400,9 +418,14 @@ final class VectorDirectMath implements DirectMath {
         for (int run = 0; run < n; run += STAGE) {
             int len = Math.min(STAGE, n - run);
             long at = 2L * run;
-            softplusLookup(table, x, xAt + at, softplus, len);
             widenPair(x, xAt + at, y, yAt + at, scratch.stageA, scratch.stageB, len);
-            bceWithLogitsF16Losses(scratch.stageA, scratch.stageB, w, pw, softplus, len, lanes);
+            if (gather) {
+                bceWithLogitsF16Gathered(table, scratch.indices, x, xAt + at, scratch.stageA, scratch.stageB, w, pw,
+                        len, lanes);
+            } else {
+                softplusLookup(table, x, xAt + at, softplus, len);
+                bceWithLogitsF16Losses(scratch.stageA, scratch.stageB, w, pw, softplus, len, lanes);
+            }
             if (out != null) {
                 storeHalves(scratch.stageA, out, outAt + at, len);
             }
@@ -466,6 +489,79 @@ final class VectorDirectMath implements DirectMath {
                     .lanewise(VectorOperators.LSHR, 16);
             ((ShortVector) bits.convertShape(VectorOperators.I2S, S, 0))
                     .intoMemorySegment(out, outAt + 2L * j, ORDER);
+        }
+        acc.intoArray(lanes, 0);
+    }
+
+    /**
+     * As {@link #bceWithLogitsBf16Losses}, each vector's softplus gathered from {@code table} at the
+     * indices {@code x & 0x7FFF}, which go through {@code indices} (the Vector API gathers through an
+     * index array).
+     */
+    private static void bceWithLogitsBf16Gathered(float[] table, int[] indices, MemorySegment x, long xAt,
+            MemorySegment y, long yAt, float w, float pw, MemorySegment out, long outAt, int n, double[] lanes) {
+        x = (MemorySegment) NATIVE.cast(x);
+        y = (MemorySegment) NATIVE.cast(y);
+        out = (MemorySegment) NATIVE.cast(out);
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
+        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        float pwLess1 = pw - 1f;
+        float negPw = -pw;
+        for (int j = 0; j < n; j += F.length()) {
+            IntVector xi = (IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
+            xi.and(0x7FFF).intoArray(indices, j);
+            FloatVector xv = xi.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+            FloatVector yv = ((IntVector) ShortVector.fromMemorySegment(S, y, yAt + 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                    .reinterpretAsFloats();
+            FloatVector lw = yv.fma(pwLess1, 1f);
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
+            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(w);
+            chunk = chunk.add(loss);
+            if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
+                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                chunk = FloatVector.zero(F);
+            }
+            IntVector lb = loss.reinterpretAsInts(); // as in bceWithLogitsBf16Losses
+            IntVector bits = lb.add(lb.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .blend(0x7FC00000, loss.compare(VectorOperators.NE, loss).cast(I))
+                    .lanewise(VectorOperators.LSHR, 16);
+            ((ShortVector) bits.convertShape(VectorOperators.I2S, S, 0))
+                    .intoMemorySegment(out, outAt + 2L * j, ORDER);
+        }
+        acc.intoArray(lanes, 0);
+    }
+
+    /**
+     * As {@link #bceWithLogitsF16Losses}, each vector's softplus gathered as in
+     * {@link #bceWithLogitsBf16Gathered} from the FLOAT16 bits of x at byte {@code xAt}.
+     */
+    private static void bceWithLogitsF16Gathered(float[] table, int[] indices, MemorySegment x, long xAt, float[] xs,
+            float[] ys, float w, float pw, int n, double[] lanes) {
+        x = (MemorySegment) NATIVE.cast(x);
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
+        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        float pwLess1 = pw - 1f;
+        float negPw = -pw;
+        for (int j = 0; j < n; j += F.length()) {
+            ((IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).and(0x7FFF).intoArray(indices, j);
+            FloatVector xv = FloatVector.fromArray(F, xs, j);
+            FloatVector yv = FloatVector.fromArray(F, ys, j);
+            FloatVector lw = yv.fma(pwLess1, 1f);
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
+            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(w);
+            chunk = chunk.add(loss);
+            if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
+                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                chunk = FloatVector.zero(F);
+            }
+            loss.intoArray(xs, j);
         }
         acc.intoArray(lanes, 0);
     }

@@ -40,6 +40,24 @@ class DirectMathTest {
                 .flatMap(dt -> Stream.of(1L, 2L, 3L, 4L, 5L).map(seed -> Arguments.of(dt, seed)));
     }
 
+    /**
+     * BCE with logits' cases: for the 16-bit types with the softplus gathered and with it looked up
+     * by a plain loop (see {@link Gathers}), whichever this processor uses.
+     */
+    static Stream<Arguments> bceWithLogitsCases() {
+        return cases().flatMap(c -> {
+            Object[] a = c.get();
+            return a[0] == DType.FLOAT
+                    ? Stream.of(Arguments.of(a[0], a[1], Gathers.FAST))
+                    : Stream.of(true, false).map(gather -> Arguments.of(a[0], a[1], gather));
+        });
+    }
+
+    /** The direct loops with the 16-bit softplus gathered or looked up by a plain loop. */
+    private static DirectMath lookup(boolean gather) {
+        return new VectorDirectMath(gather);
+    }
+
     /** Values as stored in {@code dt}: mostly ordinary, with special values and rounding ties mixed in. */
     private static float[] values(SplittableRandom rng, DType dt, double lo, double hi) {
         float[] v = new float[N];
@@ -174,9 +192,9 @@ class DirectMathTest {
     private static final float[] UNIFORM_W = {1f, 1.5f, 0.3f, 0f, 2f};
     private static final float[] UNIFORM_PW = {1f, 2.5f, -0.75f, 0f, Float.POSITIVE_INFINITY};
 
-    @ParameterizedTest(name = "{0} seed {1}")
-    @MethodSource("cases")
-    void bceWithLogitsMatchesRows(DType dt, long seed) {
+    @ParameterizedTest(name = "{0} seed {1} gather {2}")
+    @MethodSource("bceWithLogitsCases")
+    void bceWithLogitsMatchesRows(DType dt, long seed, boolean gather) {
         SplittableRandom rng = new SplittableRandom(seed);
         float[] x = values(rng, dt, -20, 20);
         float[] y = values(rng, dt, -0.5, 1.5); // targets outside [0, 1] too: terms of both signs
@@ -191,7 +209,7 @@ class DirectMathTest {
             double sum = dt == DType.FLOAT
                     ? math.bceWithLogits(dt, xs, 4, ys, 0, store(arena, dt, w, 8), 8, store(arena, dt, pw, 12), 12, out,
                             6, N)
-                    : math.bceWithLogitsUniform(dt, xs, 4, ys, 0, w[0], pw[0], out, 6, N);
+                    : lookup(gather).bceWithLogitsUniform(dt, xs, 4, ys, 0, w[0], pw[0], out, 6, N);
             float[] rows = x.clone();
             double rowSum = BulkMath.INSTANCE.bceWithLogits(rows, y, w, pw, N);
             assertElementwise(dt, rows, out, 6, "BCE with logits");
@@ -207,9 +225,9 @@ class DirectMathTest {
      * The 16-bit loops look the softplus up in a table with an entry per value: every bit pattern
      * of x once, against the rows, with two posWeights.
      */
-    @ParameterizedTest(name = "{0} posWeight {1}")
+    @ParameterizedTest(name = "{0} posWeight {1} gather {2}")
     @MethodSource("everyHalfValue")
-    void bceWithLogitsOfEvery16BitValueMatchesRows(DType dt, float pw) {
+    void bceWithLogitsOfEvery16BitValueMatchesRows(DType dt, float pw, boolean gather) {
         int n = 1 << 16;
         SplittableRandom rng = new SplittableRandom(7);
         float[] x = new float[n];
@@ -223,7 +241,7 @@ class DirectMathTest {
             }
             MemorySegment ys = store(arena, dt, y, 0);
             MemorySegment out = arena.allocate(2L * n);
-            math.bceWithLogitsUniform(dt, xs, 0, ys, 0, 1f, pw, out, 0, n);
+            lookup(gather).bceWithLogitsUniform(dt, xs, 0, ys, 0, 1f, pw, out, 0, n);
             float[] rows = x.clone();
             float[] pws = new float[n];
             java.util.Arrays.fill(pws, pw);
@@ -241,8 +259,32 @@ class DirectMathTest {
         }
     }
 
+    /** Both ways of looking the softplus up give every loss and the sum to the bit. */
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("cases")
+    void bceWithLogitsLookupsAgree(DType dt, long seed) {
+        assumeTrue(dt != DType.FLOAT, "FLOAT computes its softplus");
+        SplittableRandom rng = new SplittableRandom(seed);
+        int n = math.step() * (1 + rng.nextInt(N / math.step() - 1));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment xs = store(arena, dt, values(rng, dt, -40, 40), 2);
+            MemorySegment ys = store(arena, dt, values(rng, dt, -0.5, 1.5), 0);
+            MemorySegment gathered = arena.allocate(2L * N);
+            MemorySegment looked = arena.allocate(2L * N);
+            float w = UNIFORM_W[(int) seed - 1];
+            float pw = UNIFORM_PW[(int) seed - 1];
+            double gatheredSum = lookup(true).bceWithLogitsUniform(dt, xs, 2, ys, 0, w, pw, gathered, 0, n);
+            double lookedSum = lookup(false).bceWithLogitsUniform(dt, xs, 2, ys, 0, w, pw, looked, 0, n);
+            assertEquals(-1L, gathered.mismatch(looked), "losses, n " + n);
+            assertEquals(Double.doubleToRawLongBits(lookedSum), Double.doubleToRawLongBits(gatheredSum), "sum, n " + n);
+            double sumOnly = lookup(true).bceWithLogitsUniform(dt, xs, 2, ys, 0, w, pw, null, 0, n);
+            assertEquals(Double.doubleToRawLongBits(lookedSum), Double.doubleToRawLongBits(sumOnly), "sum only, n " + n);
+        }
+    }
+
     static Stream<Arguments> everyHalfValue() {
-        return Stream.of(DType.BF16, DType.FLOAT16).flatMap(dt -> Stream.of(1f, 2.5f).map(pw -> Arguments.of(dt, pw)));
+        return Stream.of(DType.BF16, DType.FLOAT16).flatMap(dt -> Stream.of(1f, 2.5f)
+                .flatMap(pw -> Stream.of(true, false).map(gather -> Arguments.of(dt, pw, gather))));
     }
 
     private static float rounded(DType dt, float v) {
@@ -253,8 +295,8 @@ class DirectMathTest {
         };
     }
 
-    /** The direct loop for {@code dt}, weight and posWeight 1. */
-    private static double unweightedLosses(Arena arena, DType dt, MemorySegment xs, long xAt, MemorySegment ys,
+    /** The direct loop of {@code math} for {@code dt}, weight and posWeight 1. */
+    private static double unweightedLosses(DirectMath math, Arena arena, DType dt, MemorySegment xs, long xAt, MemorySegment ys,
             long yAt, MemorySegment out, long outAt, int n) {
         if (dt != DType.FLOAT) {
             return math.bceWithLogitsUniform(dt, xs, xAt, ys, yAt, 1f, 1f, out, outAt, n);
@@ -267,9 +309,9 @@ class DirectMathTest {
      * BCE with logits over lengths that end inside a run of the loops (they work in runs of 512
      * elements): every loss and the sum, with and without an output, against the rows.
      */
-    @ParameterizedTest(name = "{0} seed {1}")
-    @MethodSource("cases")
-    void bceWithLogitsRunsEndAnywhere(DType dt, long seed) {
+    @ParameterizedTest(name = "{0} seed {1} gather {2}")
+    @MethodSource("bceWithLogitsCases")
+    void bceWithLogitsRunsEndAnywhere(DType dt, long seed, boolean gather) {
         SplittableRandom rng = new SplittableRandom(seed);
         int n = math.step() * (1 + rng.nextInt(N / math.step() - 1));
         float[] x = finite(values(rng, dt, -20, 20));
@@ -278,8 +320,9 @@ class DirectMathTest {
             MemorySegment xs = store(arena, dt, x, 4);
             MemorySegment ys = store(arena, dt, y, 0);
             MemorySegment out = arena.allocate(4L * N + 64);
-            double sum = unweightedLosses(arena, dt, xs, 4, ys, 0, out, 6, n);
-            double sumOnly = unweightedLosses(arena, dt, xs, 4, ys, 0, null, 0, n);
+            DirectMath direct = lookup(gather);
+            double sum = unweightedLosses(direct, arena, dt, xs, 4, ys, 0, out, 6, n);
+            double sumOnly = unweightedLosses(direct, arena, dt, xs, 4, ys, 0, null, 0, n);
             float[] rows = java.util.Arrays.copyOf(x, n);
             double rowSum = BulkMath.INSTANCE.bceWithLogits(rows, java.util.Arrays.copyOf(y, n), filled(1f),
                     filled(1f), n);
@@ -316,9 +359,9 @@ class DirectMathTest {
                     "prelu Σ min(x, 0)·g");
 
             float[] y = finite(values(rng, dt, 0, 1));
-            double loss = unweightedLosses(arena, dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0,
+            double loss = unweightedLosses(math, arena, dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0,
                     arena.allocate(4L * N + 64), 6, N);
-            double lossOnly = unweightedLosses(arena, dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0, null, 0,
+            double lossOnly = unweightedLosses(math, arena, dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0, null, 0,
                     N); // a reduction's call: the same sum, to the bit, without the losses
             assertEquals(loss, lossOnly, "BCE with logits Σ loss without out " + dt);
             float[] rows = g.clone();
