@@ -418,11 +418,11 @@ final class VectorDirectMath implements DirectMath {
         for (int run = 0; run < n; run += STAGE) {
             int len = Math.min(STAGE, n - run);
             long at = 2L * run;
-            widenPair(x, xAt + at, y, yAt + at, scratch.stageA, scratch.stageB, len);
             if (gather) {
-                bceWithLogitsF16Gathered(table, scratch.indices, x, xAt + at, scratch.stageA, scratch.stageB, w, pw,
-                        len, lanes);
+                bceWithLogitsF16Gathered(table, scratch.indices, x, xAt + at, y, yAt + at, w, pw, scratch.stageA, len,
+                        lanes);
             } else {
+                widenPair(x, xAt + at, y, yAt + at, scratch.stageA, scratch.stageB, len);
                 softplusLookup(table, x, xAt + at, softplus, len);
                 bceWithLogitsF16Losses(scratch.stageA, scratch.stageB, w, pw, softplus, len, lanes);
             }
@@ -536,21 +536,40 @@ final class VectorDirectMath implements DirectMath {
     }
 
     /**
-     * As {@link #bceWithLogitsF16Losses}, each vector's softplus gathered as in
-     * {@link #bceWithLogitsBf16Gathered} from the FLOAT16 bits of x at byte {@code xAt}.
+     * As {@link #bceWithLogitsBf16Gathered} for FLOAT16 x and y, the losses stored into
+     * {@code losses} for {@link #storeHalves}. The gather keeps this loop busy enough that widening
+     * in registers beats the staged {@link #widenPair}: one thread, Sapphire Rapids, 0.41 against
+     * 0.50 ns per element without storing the losses. Widening is exact, as
+     * {@code Float.float16ToFloat}: the magnitude's bits moved into a float's place scaled by 2^112
+     * (exact for normal and subnormal values alike), infinity and NaN (quieted, payload kept) patched
+     * in, the sign put back.
      */
-    private static void bceWithLogitsF16Gathered(float[] table, int[] indices, MemorySegment x, long xAt, float[] xs,
-            float[] ys, float w, float pw, int n, double[] lanes) {
+    private static void bceWithLogitsF16Gathered(float[] table, int[] indices, MemorySegment x, long xAt,
+            MemorySegment y, long yAt, float w, float pw, float[] losses, int n, double[] lanes) {
         x = (MemorySegment) NATIVE.cast(x);
+        y = (MemorySegment) NATIVE.cast(y);
         DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
         FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
         float pwLess1 = pw - 1f;
         float negPw = -pw;
         for (int j = 0; j < n; j += F.length()) {
-            ((IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2L * j, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).and(0x7FFF).intoArray(indices, j);
-            FloatVector xv = FloatVector.fromArray(F, xs, j);
-            FloatVector yv = FloatVector.fromArray(F, ys, j);
+            IntVector xh = (IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
+            IntVector xm = xh.and(0x7FFF);
+            xm.intoArray(indices, j);
+            IntVector xs = xm.lanewise(VectorOperators.LSHL, 13);
+            FloatVector xv = xs.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(xs.or(0x7F800000).blend(xs.or(0x7FC00000), xm.compare(VectorOperators.GT, 0x7C00)),
+                            xm.compare(VectorOperators.GE, 0x7C00))
+                    .or(xh.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            IntVector yh = (IntVector) ShortVector.fromMemorySegment(S, y, yAt + 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
+            IntVector ym = yh.and(0x7FFF);
+            IntVector ys = ym.lanewise(VectorOperators.LSHL, 13);
+            FloatVector yv = ys.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(ys.or(0x7F800000).blend(ys.or(0x7FC00000), ym.compare(VectorOperators.GT, 0x7C00)),
+                            ym.compare(VectorOperators.GE, 0x7C00))
+                    .or(yh.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
             FloatVector lw = yv.fma(pwLess1, 1f);
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
                     .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
@@ -561,7 +580,7 @@ final class VectorDirectMath implements DirectMath {
                         .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
                 chunk = FloatVector.zero(F);
             }
-            loss.intoArray(xs, j);
+            loss.intoArray(losses, j);
         }
         acc.intoArray(lanes, 0);
     }

@@ -279,6 +279,20 @@ class DirectMathTest {
             assertEquals(Double.doubleToRawLongBits(lookedSum), Double.doubleToRawLongBits(gatheredSum), "sum, n " + n);
             double sumOnly = lookup(true).bceWithLogitsUniform(dt, xs, 2, ys, 0, w, pw, null, 0, n);
             assertEquals(Double.doubleToRawLongBits(lookedSum), Double.doubleToRawLongBits(sumOnly), "sum only, n " + n);
+
+            int every = 1 << 16; // every bit pattern of x, NaN payloads included, against y's values
+            MemorySegment allX = arena.allocate(2L * every);
+            MemorySegment allY = arena.allocate(2L * every);
+            for (int i = 0; i < every; i++) {
+                allX.setAtIndex(ValueLayout.JAVA_SHORT, i, (short) i);
+                allY.setAtIndex(ValueLayout.JAVA_SHORT, i, ys.get(I16, 2L * (i % n)));
+            }
+            MemorySegment gatheredAll = arena.allocate(2L * every);
+            MemorySegment lookedAll = arena.allocate(2L * every);
+            lookup(true).bceWithLogitsUniform(dt, allX, 0, allY, 0, w, pw, gatheredAll, 0, every);
+            lookup(false).bceWithLogitsUniform(dt, allX, 0, allY, 0, w, pw, lookedAll, 0, every);
+            long at = gatheredAll.mismatch(lookedAll);
+            assertEquals(-1L, at, "losses of every x, first differing at x bits " + Long.toHexString(at / 2));
         }
     }
 
