@@ -33,25 +33,26 @@ final class Gathers {
         if (forced != null) {
             return Boolean.parseBoolean(forced);
         }
-        return intel() && !read(Path.of("/sys/devices/system/cpu/vulnerabilities/gather_data_sampling"))
-                .toLowerCase(Locale.ROOT).startsWith("mitigation");
+        return fast(firstLine(Path.of("/proc/cpuinfo"), "vendor_id"),
+                firstLine(Path.of("/sys/devices/system/cpu/vulnerabilities/gather_data_sampling"), ""));
     }
 
-    private static boolean intel() {
-        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-            return lines.filter(line -> line.startsWith("vendor_id")).findFirst()
-                    .map(line -> line.endsWith("GenuineIntel")).orElse(false);
-        } catch (IOException | RuntimeException e) {
-            return false; // not Linux, or not readable: keep the plain loop
-        }
+    /**
+     * The rule, on what Linux reports: {@code vendor}, the {@code vendor_id} line of
+     * {@code /proc/cpuinfo}, and {@code gds}, the Gather Data Sampling status; either null when it
+     * could not be read, which keeps the plain loop.
+     */
+    static boolean fast(String vendor, String gds) {
+        return vendor != null && vendor.endsWith("GenuineIntel")
+                && gds != null && !gds.strip().toLowerCase(Locale.ROOT).startsWith("mitigation");
     }
 
-    /** The file's first line, or "mitigation" (that is, no gathers) when it cannot be read. */
-    private static String read(Path file) {
+    /** The first line of {@code file} that starts with {@code prefix}, or null (none, or not readable). */
+    private static String firstLine(Path file, String prefix) {
         try (Stream<String> lines = Files.lines(file)) {
-            return lines.findFirst().orElse("mitigation").strip();
+            return lines.filter(line -> line.startsWith(prefix)).findFirst().map(String::strip).orElse(null);
         } catch (IOException | RuntimeException e) {
-            return "mitigation";
+            return null; // not Linux, or not readable
         }
     }
 }
