@@ -36,9 +36,11 @@ import jdk.incubator.vector.VectorSpecies;
  * does not vectorize ordered fp32 sums. Converting in registers with integer and float arithmetic
  * took about ten vector operations per vector each way: on an AVX2 machine (Zen 3) FLOAT16 BCE
  * backward took 11.5 ms that way, 6.2 ms staged and 4.3 ms in one loop; GroupNorm backward 7.5, 3.2
- * and 2.8 ms. All ways are exact and round to nearest even; these convert exactly as the rows do
- * ({@code Float.float16ToFloat}, {@code Float.floatToFloat16}). No vector lives across a conversion
- * call: sums carried from run to run wait in a scratch array (see {@link #addChunkLanes}).
+ * and 2.8 ms. Only BCE with logits' gathering loop widens in registers, as it waits on its gathers
+ * anyway (see {@link #bceWithLogitsF16Gathered}). All ways are exact and round to nearest even;
+ * these convert exactly as the rows do ({@code Float.float16ToFloat}, {@code Float.floatToFloat16}).
+ * No vector lives across a conversion call: sums carried from run to run wait in a scratch array
+ * (see {@link #addChunkLanes}).
  *
  * <p>The JIT shapes this code. C2 turns a loop into plain vector instructions only while every
  * vector operation in it is inlined and intrinsified; a vector that crosses a call that was not
@@ -382,8 +384,8 @@ final class VectorDirectMath implements DirectMath {
      * element against 0.50 for the plain loop of loads below and a loss loop that reads its results.
      * Elsewhere that plain loop looks them up per run first: on Zen 3 (AVX2, one thread, data in
      * L1) about 9 cycles per 8 elements where exp and log1p took 37 in two loops, and a gather 12.
-     * FLOAT16 widens x and y into float runs first (see the class comment) and narrows the losses
-     * from one; BFLOAT16 converts in registers.
+     * FLOAT16 widens x and y into float runs first (see the class comment), or in registers where it
+     * gathers, and narrows the losses from a run; BFLOAT16 converts in registers.
      */
     private static double bceWithLogitsBf16(MemorySegment x, long xAt, MemorySegment y, long yAt, float w, float pw,
             MemorySegment out, long outAt, int n, boolean gather) {

@@ -278,7 +278,8 @@ class DirectMathTest {
             assertEquals(-1L, gathered.mismatch(looked), "losses, n " + n);
             assertEquals(Double.doubleToRawLongBits(lookedSum), Double.doubleToRawLongBits(gatheredSum), "sum, n " + n);
             double sumOnly = lookup(true).bceWithLogitsUniform(dt, xs, 2, ys, 0, w, pw, null, 0, n);
-            assertEquals(Double.doubleToRawLongBits(lookedSum), Double.doubleToRawLongBits(sumOnly), "sum only, n " + n);
+            assertEquals(Double.doubleToRawLongBits(lookedSum), Double.doubleToRawLongBits(sumOnly),
+                    "sum only, n " + n);
 
             int every = 1 << 16; // every bit pattern of x, NaN payloads included, against y's values
             MemorySegment allX = arena.allocate(2L * every);
@@ -310,8 +311,8 @@ class DirectMathTest {
     }
 
     /** The direct loop of {@code math} for {@code dt}, weight and posWeight 1. */
-    private static double unweightedLosses(DirectMath math, Arena arena, DType dt, MemorySegment xs, long xAt, MemorySegment ys,
-            long yAt, MemorySegment out, long outAt, int n) {
+    private static double unweightedLosses(DirectMath math, Arena arena, DType dt, MemorySegment xs, long xAt,
+            MemorySegment ys, long yAt, MemorySegment out, long outAt, int n) {
         if (dt != DType.FLOAT) {
             return math.bceWithLogitsUniform(dt, xs, xAt, ys, yAt, 1f, 1f, out, outAt, n);
         }
@@ -375,8 +376,8 @@ class DirectMathTest {
             float[] y = finite(values(rng, dt, 0, 1));
             double loss = unweightedLosses(math, arena, dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0,
                     arena.allocate(4L * N + 64), 6, N);
-            double lossOnly = unweightedLosses(math, arena, dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0, null, 0,
-                    N); // a reduction's call: the same sum, to the bit, without the losses
+            double lossOnly = unweightedLosses(math, arena, dt, store(arena, dt, g, 4), 4, store(arena, dt, y, 0), 0,
+                    null, 0, N); // a reduction's call: the same sum, to the bit, without the losses
             assertEquals(loss, lossOnly, "BCE with logits Σ loss without out " + dt);
             float[] rows = g.clone();
             double rowLoss = BulkMath.INSTANCE.bceWithLogits(rows, y, filled(1f), filled(1f), N);
