@@ -39,8 +39,14 @@ final class VectorBulkMath implements BulkMath {
      * double cost more than its log1p (7 of 31 cycles per vector, measured on Zen 5).
      */
     static final int LOSS_CHUNK = 128;
-    /** Elements per pass of {@link #bceLosses}' two loops; a multiple of {@link #LOSS_CHUNK}. */
-    static final int EXP_RUN = 512;
+    /**
+     * Elements per pass of {@link #bceLosses}' two loops; a multiple of {@link #LOSS_CHUNK}, so that
+     * the fp32 chunks, and with them the sums' bits, do not depend on it. 128 rather than 512 on
+     * Sapphire Rapids: the direct FLOAT loops 9-11% faster, both orders of bench ab (mean 7.71 ->
+     * 6.87 and 7.54 -> 6.90 ms, none 8.60 -> 7.66 and 8.25 -> 7.55); shorter runs were neutral on
+     * Zen 3.
+     */
+    static final int EXP_RUN = 128;
 
     private static final float LOG2E = 1.44269504f;
     private static final float LN2_HI = 0.693145752f;

@@ -321,8 +321,9 @@ class DirectMathTest {
     }
 
     /**
-     * BCE with logits over lengths that end inside a run of the loops (they work in runs of 512
-     * elements): every loss and the sum, with and without an output, against the rows.
+     * BCE with logits over lengths that end inside a run of the loops (they work in runs of 128
+     * FLOAT or 2048 16-bit elements): every loss and the sum, with and without an output, against
+     * the rows.
      */
     @ParameterizedTest(name = "{0} seed {1} gather {2}")
     @MethodSource("bceWithLogitsCases")
