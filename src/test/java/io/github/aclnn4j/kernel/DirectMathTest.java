@@ -53,6 +53,11 @@ class DirectMathTest {
         });
     }
 
+    /** The cases of the 16-bit types, the ones that look their softplus up (FLOAT computes it). */
+    static Stream<Arguments> halfCases() {
+        return cases().filter(c -> c.get()[0] != DType.FLOAT);
+    }
+
     /** The direct loops with the 16-bit softplus gathered or looked up by a plain loop. */
     private static DirectMath lookup(boolean gather) {
         return new VectorDirectMath(gather);
@@ -261,9 +266,8 @@ class DirectMathTest {
 
     /** Both ways of looking the softplus up give every loss and the sum to the bit. */
     @ParameterizedTest(name = "{0} seed {1}")
-    @MethodSource("cases")
+    @MethodSource("halfCases")
     void bceWithLogitsLookupsAgree(DType dt, long seed) {
-        assumeTrue(dt != DType.FLOAT, "FLOAT computes its softplus");
         SplittableRandom rng = new SplittableRandom(seed);
         int n = math.step() * (1 + rng.nextInt(N / math.step() - 1));
         try (Arena arena = Arena.ofConfined()) {
