@@ -102,9 +102,10 @@ final class VectorDirectMath implements DirectMath {
      * the narrowing is a burst of stores of its own: shorter bursts overlap better with the next
      * run's loads. Sapphire Rapids, bench ab in both orders: BCE with logits none 5.65 -> 5.00 and
      * 5.71 -> 5.18 ms, PReLU backward 3.54 -> 3.34 and 3.63 -> 3.26 (its fp32 chunk sums still span
-     * {@link #SUM_CHUNK}, carried from run to run, so the same bits). BCE with logits' reductions (and BFLOAT16, which stores inside its loop) keep runs of
-     * {@link #STAGE}, 9-13% slower with 512; so does GroupNorm's update, slower with 512 in both
-     * orders (1.78 -> 1.87, 1.77 -> 1.83 ms).
+     * {@link #SUM_CHUNK}, carried from run to run, so the same bits). BCE with logits' reductions
+     * (and BFLOAT16, which stores inside its loop) keep runs of {@link #STAGE}, 9-13% slower with
+     * 512; so do BCE backward and GroupNorm's update, slower with 512 in both orders (BCE backward
+     * 3.55 -> 3.90 and 3.39 -> 3.84 ms, GroupNorm 1.78 -> 1.87 and 1.77 -> 1.83).
      */
     private static final int NARROW_RUN = 512;
     /** The class of native segments, which every loop casts its segments to: see the class comment. */
@@ -746,12 +747,11 @@ final class VectorDirectMath implements DirectMath {
         float[] gs = scratch.stageB;
         double[] lanes = scratch.lanes;
         Arrays.fill(lanes, 0, D.length(), 0.0);
-        // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements (one run each), chunk sums
-        // added in double
+        // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double;
+        // each chunk widened and narrowed in runs of NARROW_RUN, its lanes carried through scratch
         for (int chunk = 0; chunk < n; chunk += SUM_CHUNK) {
             int chunkEnd = Math.min(chunk + SUM_CHUNK, n);
             FloatVector.zero(F).intoArray(scratch.chunkLanes, 0);
-            // runs of NARROW_RUN, the chunk's lanes carried from run to run through scratch
             for (int run = chunk; run < chunkEnd; run += NARROW_RUN) {
                 int len = Math.min(NARROW_RUN, chunkEnd - run);
                 widenPair(x, xAt + 2L * run, g, gAt + 2L * run, xs, gs, len);
