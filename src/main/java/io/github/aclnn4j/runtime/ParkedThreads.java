@@ -8,7 +8,8 @@ import java.util.concurrent.locks.LockSupport;
  * Daemon threads that run one task at a time and wait parked for the next. Handing a task to an
  * idle thread allocates nothing (a {@code ThreadPoolExecutor} allocates a queue node for each);
  * a thread starts when none is idle and ends after {@link #KEEP_ALIVE_NANOS} without work, so an
- * idle library soon holds no thread.
+ * idle library soon holds no thread. As in {@code ThreadPoolExecutor}, every task starts with its
+ * thread's interrupt status clear: an interrupt belongs to the task that received it.
  */
 final class ParkedThreads {
     private static final long KEEP_ALIVE_NANOS = 30_000_000_000L;
@@ -65,6 +66,7 @@ final class ParkedThreads {
                 next = task;
             }
             while (next != null) {
+                Thread.interrupted(); // a task never inherits the interrupt of the one before
                 try {
                     next.run();
                 } catch (Throwable ignored) { // a task reports its own failures; the thread stays usable
@@ -95,6 +97,7 @@ final class ParkedThreads {
                         return null;
                     }
                 }
+                Thread.interrupted(); // else parkNanos returns at once: an idle thread would spin
                 LockSupport.parkNanos(this, left);
             }
         }

@@ -172,6 +172,26 @@ class ConcurrencyTest {
      */
     @Test
     void synchronizeWaitsOnlyForItsOwnStream() throws Exception {
+        queuedWorkWaitsBehindABusyTask();
+    }
+
+    /**
+     * The same after a task that interrupted its own thread: the stream threads are pooled, and the
+     * held stream's task, which waits interruptibly, often lands on that thread. An interrupt left
+     * set would end its wait at once and let the work queued behind it run early.
+     */
+    @Test
+    void aTaskThatInterruptsItsThreadLeavesTheNextTasksInOrder() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            AclrtStream interrupting = newStream();
+            Internals.of(interrupting).submit(workspace -> Thread.currentThread().interrupt(),
+                    java.lang.foreign.MemorySegment.NULL, false);
+            assertEquals(0, AclRt.destroyStream(interrupting), Acl::getRecentErrMsg);
+            queuedWorkWaitsBehindABusyTask();
+        }
+    }
+
+    private static void queuedWorkWaitsBehindABusyTask() throws Exception {
         AclrtStream held = newStream();
         AclrtStream other = newStream();
         CountDownLatch release = new CountDownLatch(1);

@@ -1,9 +1,12 @@
 package io.github.aclnn4j.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** {@link ParkedThreads}: tasks run, idle threads are reused, a failing task does not end its thread. */
+/**
+ * {@link ParkedThreads}: tasks run, idle threads are reused, a failing task does not end its thread,
+ * and an interrupt does not outlive the task that received it.
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ParkedThreadsTest {
     @Test
@@ -76,5 +82,52 @@ class ParkedThreadsTest {
             Thread.sleep(1);
         }
         assertEquals(50, after.get());
+    }
+
+    /**
+     * A task that interrupts its own thread: the thread must park when idle (a set interrupt makes
+     * parking return at once, so it would spin), and the next task on it must start uninterrupted,
+     * as a stream's next operator does on the same driver thread.
+     */
+    @Test
+    void anInterruptDoesNotOutliveItsTask() throws Exception {
+        ParkedThreads pool = new ParkedThreads("parked-test-d");
+        for (int round = 0; round < 20; round++) {
+            AtomicReference<Thread> interrupter = new AtomicReference<>();
+            assertTrue(pool.execute(() -> {
+                interrupter.set(Thread.currentThread());
+                Thread.currentThread().interrupt();
+            }));
+            Thread idle = awaitParked(interrupter);
+            // the pool's only idle thread takes the next task
+            AtomicReference<Thread> ranOn = new AtomicReference<>();
+            AtomicBoolean interrupted = new AtomicBoolean(true);
+            CountDownLatch ran = new CountDownLatch(1);
+            assertTrue(pool.execute(() -> {
+                ranOn.set(Thread.currentThread());
+                interrupted.set(Thread.currentThread().isInterrupted());
+                ran.countDown();
+            }));
+            assertTrue(ran.await(10, TimeUnit.SECONDS), "round " + round + ": the second task never ran");
+            assertEquals(idle, ranOn.get(), "round " + round + ": the idle thread was not reused");
+            assertFalse(interrupted.get(), "round " + round + ": the task started with the interrupt of the task "
+                    + "before it on " + idle.getName());
+            awaitParked(ranOn);
+        }
+    }
+
+    /** The thread {@code ran} names once it has started a task, after it has gone back to wait parked. */
+    private static Thread awaitParked(AtomicReference<Thread> ran) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            Thread t = ran.get();
+            if (t != null && t.getState() == Thread.State.TIMED_WAITING) {
+                return t;
+            }
+            Thread.sleep(1);
+        }
+        Thread t = ran.get();
+        throw new AssertionError(t == null ? "the task never ran"
+                : t.getName() + " did not park after its task (state " + t.getState() + "): an idle thread spins");
     }
 }
