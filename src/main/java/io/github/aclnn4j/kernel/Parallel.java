@@ -35,6 +35,8 @@ public final class Parallel {
     private static final int SPINS = 1 << 10;
 
     private static final AtomicInteger WORKER_COUNT = new AtomicInteger();
+    /** Runs taken by workers rather than by the calling thread, summed once per job per worker. */
+    private static final AtomicLong WORKER_RUNS = new AtomicLong();
     private static final ThreadLocal<Job> JOBS = ThreadLocal.withInitial(Job::new);
     private static volatile Pool pool = new Pool(Integer.getInteger("aclnn4j.threads",
             Runtime.getRuntime().availableProcessors()));
@@ -54,6 +56,14 @@ public final class Parallel {
 
     public static int threads() {
         return pool.threads();
+    }
+
+    /**
+     * How many runs of tasks the workers, not the calling threads, have taken since the JVM
+     * started: it grows only when a call's work was really split across threads.
+     */
+    public static long workerRuns() {
+        return WORKER_RUNS.get();
     }
 
     /** Replaces the pool with one of {@code threads} threads (for tests of thread-count independence). */
@@ -178,7 +188,10 @@ public final class Parallel {
                     }
                     LockSupport.park(this);
                 } else {
-                    job.work();
+                    long runs = job.work();
+                    if (runs > 0) {
+                        WORKER_RUNS.addAndGet(runs);
+                    }
                     mailbox = null; // idle again before the caller can see the job done and offer the next
                     job.left();
                 }
@@ -220,9 +233,11 @@ public final class Parallel {
             }
         }
 
-        void work() {
+        /** Takes runs until none is left; returns how many this thread took. */
+        long work() {
+            long runs = 0;
             try {
-                for (long first; failure == null && (first = next.getAndAdd(run)) < tasks; ) {
+                for (long first; failure == null && (first = next.getAndAdd(run)) < tasks; runs++) {
                     for (long i = first, end = Math.min(tasks, first + run); i < end && failure == null; i++) {
                         body.task(i, workspace);
                     }
@@ -230,6 +245,7 @@ public final class Parallel {
             } catch (Throwable t) {
                 failure = t;
             }
+            return runs;
         }
 
         /** The caller's part done: waits for the workers, then rethrows the first failure. */

@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -77,6 +78,34 @@ class ParallelTest {
             Parallel.forEach(tasks, elementsPerTask, counting(runs), WORKSPACE);
             assertEachRanOnce(runs, "round " + round);
         }
+    }
+
+    /**
+     * Past the threshold, two tasks on two threads run at the same time: each waits for the other
+     * to start, which only a call that really split its work can satisfy. Below it, the caller
+     * runs every task itself.
+     */
+    @Test
+    void workPastTheThresholdIsSplitAcrossThreads() throws Exception {
+        Parallel.setThreads(2);
+        for (int r = 0; r < 20; r++) {
+            int round = r;
+            CyclicBarrier bothStarted = new CyclicBarrier(2);
+            long workerRuns = Parallel.workerRuns();
+            Parallel.forEach(2, Parallel.MIN_PARALLEL_ELEMENTS / 2, (i, ws) -> {
+                try {
+                    bothStarted.await(10, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    throw new AssertionError("round " + round + ": task " + i + " ran alone: the work was not split", e);
+                }
+            }, WORKSPACE);
+            assertEquals(workerRuns + 1, Parallel.workerRuns(), "round " + round + ": runs taken by the worker");
+        }
+        Thread caller = Thread.currentThread();
+        long workerRuns = Parallel.workerRuns();
+        Parallel.forEach(16, Parallel.MIN_PARALLEL_ELEMENTS / 16 - 1, (i, ws) -> assertSame(caller,
+                Thread.currentThread(), "task " + i + " of a call below the threshold"), WORKSPACE);
+        assertEquals(workerRuns, Parallel.workerRuns(), "runs taken by workers below the threshold");
     }
 
     @Test

@@ -1,11 +1,15 @@
 package io.github.aclnn4j.reference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.aclnn4j.kernel.Parallel;
 import io.github.aclnn4j.testing.TestDevice;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -14,11 +18,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The same case gives bitwise identical outputs run after run and whatever the number of compute
  * threads (SPEC §4), for small cases and for large ones, whose reductions are split across threads.
- * Thread counts are set through the kernel's pool, which layer 1 has no call for.
+ * Thread counts are set through the kernel's pool, which layer 1 has no call for; the runs its
+ * workers take show that every operator's large cases did split their work.
  */
 class DeterminismTest {
     private static final int LARGE_NUMEL = 300_000;
     private static final int SEEDS_PER_OPERATOR = 12;
+    /** Runs the compute workers took in each operator's runs on 3 and 8 threads. */
+    private static final Map<String, Long> WORKER_RUNS = new ConcurrentHashMap<>();
 
     @BeforeEach
     void init() {
@@ -51,6 +58,14 @@ class DeterminismTest {
         }
     }
 
+    @AfterAll
+    static void everyOperatorSplitItsWork() {
+        for (String operator : WORKER_RUNS.keySet()) {
+            assertTrue(WORKER_RUNS.get(operator) > 0, operator + ": no compute worker took part in any run on 3 or "
+                    + "8 threads; the kernels did not split their work");
+        }
+    }
+
     @ParameterizedTest(name = "{0} seed {1} max numel {2}")
     @MethodSource("cases")
     void sameBitsEveryRunAndThreadCount(String operator, long seed, int maxNumel,
@@ -61,8 +76,12 @@ class DeterminismTest {
         try {
             for (int threads : new int[] {1, 3, 8}) {
                 Parallel.setThreads(threads);
+                long workerRuns = Parallel.workerRuns();
                 assertArrayEquals(first, run.apply(seed, maxNumel), operator + " seed " + seed + ": a run on "
                         + threads + " threads differs from the first run (on " + defaultThreads + ")");
+                if (threads > 1) {
+                    WORKER_RUNS.merge(operator, Parallel.workerRuns() - workerRuns, Long::sum);
+                }
             }
         } finally {
             Parallel.setThreads(defaultThreads);

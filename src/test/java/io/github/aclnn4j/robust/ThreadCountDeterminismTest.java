@@ -15,11 +15,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * SPEC §4: every operator, dtype, layout and reduction gives bitwise identical results with 1, 2
  * and 8 compute threads and from run to run, on calls large enough (200 000 elements, past
- * {@link Parallel#MIN_PARALLEL_ELEMENTS}) that the kernels split their work and their sums.
+ * {@link Parallel#MIN_PARALLEL_ELEMENTS}) that the kernels split their work and their sums; that
+ * they did split it is checked by counting the runs of tasks the compute workers took.
  */
 class ThreadCountDeterminismTest {
     private static final int ELEMENTS = 200_000;
     private static final int[] THREAD_COUNTS = {1, 2, 8, 8, 1, 2};
+    /** Launches at one thread count before a call that never split its work fails the test. */
+    private static final int MAX_LAUNCHES = 20;
 
     static Stream<Arguments> cases() {
         Stream.Builder<Arguments> cases = Stream.builder();
@@ -46,29 +49,40 @@ class ThreadCountDeterminismTest {
             int firstThreads = 0;
             for (int threads : THREAD_COUNTS) {
                 Parallel.setThreads(threads);
-                w.resetOutputs();
-                assertEquals(0, w.launch(null), () -> w + ": " + Acl.getRecentErrMsg());
-                assertEquals(0, AclRt.synchronizeStream(null), () -> w + ": " + Acl.getRecentErrMsg());
-                w.retire();
-                byte[][] now = w.writtenOutputs();
-                if (first == null) {
-                    first = now;
-                    firstThreads = threads;
-                } else {
-                    for (int k = 0; k < now.length; k++) {
-                        assertArrayEquals(first[k], now[k], w + ": output " + k + " with " + threads
-                                + " threads differs from the run with " + firstThreads);
+                // With more than one thread the call must split its work: a worker has to take part
+                // in at least one launch (it may miss a few, waking while the caller finishes alone).
+                int launches = 0;
+                long workerRuns;
+                do {
+                    long before = Parallel.workerRuns();
+                    byte[][] now = launch(w);
+                    workerRuns = Parallel.workerRuns() - before;
+                    launches++;
+                    if (first == null) {
+                        first = now;
+                        firstThreads = threads;
+                    } else {
+                        for (int k = 0; k < now.length; k++) {
+                            assertArrayEquals(first[k], now[k], w + ": output " + k + " with " + threads
+                                    + " threads differs from the run with " + firstThreads);
+                        }
                     }
+                } while (threads > 1 && workerRuns == 0 && launches < MAX_LAUNCHES);
+                if (threads > 1) {
+                    assertTrue(workerRuns > 0, w + " with " + threads + " threads: no compute worker took part in "
+                            + launches + " launches; the kernels did not split their work");
                 }
             }
-            assertTrue(computeWorkersAlive(), "no aclnn4j-worker thread ever started: the calls did not go parallel");
         } finally {
             Parallel.setThreads(defaultThreads);
         }
     }
 
-    /** Compute workers outlive their jobs by a minute: one alive shows that some kernel split its work. */
-    private static boolean computeWorkersAlive() {
-        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("aclnn4j-worker-"));
+    private static byte[][] launch(Workload w) {
+        w.resetOutputs();
+        assertEquals(0, w.launch(null), () -> w + ": " + Acl.getRecentErrMsg());
+        assertEquals(0, AclRt.synchronizeStream(null), () -> w + ": " + Acl.getRecentErrMsg());
+        w.retire();
+        return w.writtenOutputs();
     }
 }
