@@ -279,12 +279,13 @@ public final class Acl {
                 .makeRepeatable());
     }
 
-    /** {@code aclDestroyAclOpExecutor}: releases the executor; null is ACLNN_ERR_INNER_NULLPTR. */
+    /**
+     * {@code aclDestroyAclOpExecutor}: releases the executor; null is ACLNN_ERR_INNER_NULLPTR. The
+     * holder keeps it, as a C caller keeps the dangling pointer: running or destroying it again is
+     * ACLNN_ERR_PARAM_INVALID, saying it was destroyed.
+     */
     public static int destroyAclOpExecutor(AclOpExecutor executor) {
-        return Guard.aclnn("aclDestroyAclOpExecutor", () -> {
-            executorOf("aclDestroyAclOpExecutor", executor).destroy();
-            executor.executor = null;
-        });
+        return Guard.aclnn("aclDestroyAclOpExecutor", () -> executorOf("aclDestroyAclOpExecutor", executor).destroy());
     }
 
     private static Executor executorOf(String function, AclOpExecutor holder) {

@@ -106,8 +106,11 @@ public final class Aclnn {
     private static int plan(String operator, long[] workspaceSize, AclOpExecutor executor, Supplier<Plan> planner) {
         String function = operator + "GetWorkspaceSize";
         return Guard.aclnn(function, () -> {
-            if (workspaceSize == null || workspaceSize.length < 1) {
+            if (workspaceSize == null) {
                 throw Status.nullptr(function + ": workspaceSize must not be null");
+            }
+            if (workspaceSize.length < 1) { // the C pointer to nothing: no room for the size
+                throw Status.nullptr(function + ": workspaceSize is a long[0]; it needs room for the size (long[1])");
             }
             if (executor == null) {
                 throw Status.nullptr(function + ": executor must not be null");

@@ -203,8 +203,8 @@ final class Checks {
         }
         if (startByte < 0 || endByte > block.byteSize()) {
             throw Status.invalid(op + ": " + name + " view (shape " + Shapes.str(dims) + ", strides "
-                    + Shapes.str(strides) + ", offset " + t.offset() + ") spans bytes [" + startByte + ", " + endByte
-                    + ") of its allocation, which has " + block.byteSize() + " bytes");
+                    + Shapes.str(strides) + ", offset " + t.offset() + ") reaches outside its allocation: it spans bytes ["
+                    + startByte + ", " + endByte + ") of " + block.byteSize());
         }
         MemorySegment segment;
         try {

@@ -22,6 +22,7 @@ public final class Executor {
     private long sliceOffset;
     private MemorySegment slice;
     private boolean released;
+    private boolean destroyed;
 
     public Executor(Plan plan) {
         this.plan = plan;
@@ -32,6 +33,10 @@ public final class Executor {
     }
 
     public synchronized void makeRepeatable() {
+        if (destroyed) {
+            throw Status.invalid("aclSetAclOpExecutorRepeatable: the executor of " + plan.operator()
+                    + " was destroyed by aclDestroyAclOpExecutor");
+        }
         if (released) {
             throw Status.invalid("aclSetAclOpExecutorRepeatable: the executor of " + plan.operator()
                     + " was already run and released");
@@ -44,6 +49,11 @@ public final class Executor {
     }
 
     public synchronized void destroy() {
+        if (destroyed) {
+            throw Status.invalid("aclDestroyAclOpExecutor: the executor of " + plan.operator()
+                    + " was already destroyed");
+        }
+        destroyed = true;
         released = true;
     }
 
@@ -120,9 +130,12 @@ public final class Executor {
     }
 
     private synchronized void checkNotReleased(String operator) {
+        if (destroyed) {
+            throw Status.invalid(operator + ": the executor was destroyed by aclDestroyAclOpExecutor");
+        }
         if (released) {
             throw Status.invalid(operator + ": the executor was already run (an executor is single-use unless "
-                    + "aclSetAclOpExecutorRepeatable was called) or destroyed");
+                    + "aclSetAclOpExecutorRepeatable was called)");
         }
     }
 

@@ -6,7 +6,6 @@ import static io.github.aclnn4j.checks.Change.INVALID;
 import static io.github.aclnn4j.checks.Change.NULLPTR;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.aclnn4j.acl.Acl;
@@ -140,9 +139,8 @@ class CommonChecksTest {
     void workspaceSizeArrayWithoutRoomIsRejected(Operator op) {
         try (DeviceArena arena = new DeviceArena()) {
             OpArgs args = op.baseline(arena, ACL_FLOAT);
-            int status = args.plan(new long[0], new AclOpExecutor());
-            assertNotEquals(0, status, "a long[0] workspaceSize cannot receive the size");
-            Acl.getRecentErrMsg();
+            Calls.fails(NULLPTR, op.cName + "GetWorkspaceSize", "long[0]",
+                    "a long[0] workspaceSize cannot receive the size", () -> args.plan(new long[0], new AclOpExecutor()));
         }
     }
 

@@ -100,14 +100,14 @@ class ExecutorLifecycleTest {
             Calls.fails(INVALID, op.cName, op.cName + "(workspaceSize one short)",
                     () -> op.launch(workspace, needed - 1, p.executor(), null));
             if (needed > 1) {
-                Calls.failsSomehow(op.cName, op.cName + "(workspace buffer one byte short)",
+                Calls.fails(INVALID, op.cName, "lies outside", op.cName + "(workspace buffer one byte short)",
                         () -> op.launch(arena.buffer(needed - 1), needed, p.executor(), null));
             }
-            Calls.failsSomehow(op.cName, op.cName + "(workspace pointer near the end of its buffer)",
+            Calls.fails(INVALID, op.cName, "lies outside", op.cName + "(workspace pointer near the end of its buffer)",
                     () -> op.launch(workspace.withByteOffset(1), needed, p.executor(), null));
             Pointer freed = arena.buffer(needed);
             arena.free(freed);
-            Calls.failsSomehow(op.cName, op.cName + "(freed workspace)",
+            Calls.fails(INVALID, op.cName, "already freed", op.cName + "(freed workspace)",
                     () -> op.launch(freed, needed, p.executor(), null));
             Calls.ok(op.cName, () -> op.launch(workspace, needed, p.executor(), null));
             Calls.ok("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
@@ -124,7 +124,8 @@ class ExecutorLifecycleTest {
             Calls.ok("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
             Calls.fails(INVALID, op.cName, op.cName + " second run",
                     () -> op.launch(workspace, p.workspaceSize(), p.executor(), null));
-            Calls.failsSomehow("aclSetAclOpExecutorRepeatable", "aclSetAclOpExecutorRepeatable after the run",
+            Calls.fails(INVALID, "aclSetAclOpExecutorRepeatable", "already run",
+                    "aclSetAclOpExecutorRepeatable after the run",
                     () -> Acl.setAclOpExecutorRepeatable(p.executor()));
         }
     }
@@ -141,8 +142,14 @@ class ExecutorLifecycleTest {
             }
             Calls.ok("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
             Calls.ok("aclDestroyAclOpExecutor", () -> Acl.destroyAclOpExecutor(p.executor()));
-            Calls.failsSomehow(op.cName, op.cName + " after aclDestroyAclOpExecutor",
+            Calls.fails(INVALID, op.cName, "destroyed by aclDestroyAclOpExecutor",
+                    op.cName + " after aclDestroyAclOpExecutor",
                     () -> op.launch(workspace, p.workspaceSize(), p.executor(), null));
+            Calls.fails(INVALID, "aclSetAclOpExecutorRepeatable", "destroyed by aclDestroyAclOpExecutor",
+                    "aclSetAclOpExecutorRepeatable after aclDestroyAclOpExecutor",
+                    () -> Acl.setAclOpExecutorRepeatable(p.executor()));
+            Calls.fails(INVALID, "aclDestroyAclOpExecutor", "already destroyed", "aclDestroyAclOpExecutor twice",
+                    () -> Acl.destroyAclOpExecutor(p.executor()));
         }
     }
 
@@ -181,7 +188,8 @@ class ExecutorLifecycleTest {
                 () -> Acl.destroyAclOpExecutor(null));
         Calls.fails(INNER_NULLPTR, "aclDestroyAclOpExecutor", "aclDestroyAclOpExecutor(empty holder)",
                 () -> Acl.destroyAclOpExecutor(new AclOpExecutor()));
-        Calls.failsSomehow("aclSetAclOpExecutorRepeatable", "aclSetAclOpExecutorRepeatable(null)",
+        Calls.fails(INNER_NULLPTR, "aclSetAclOpExecutorRepeatable", "executor is null",
+                "aclSetAclOpExecutorRepeatable(null)",
                 () -> Acl.setAclOpExecutorRepeatable(null));
     }
 
@@ -214,7 +222,7 @@ class ExecutorLifecycleTest {
             Calls.ok("aclrtDestroyStream", () -> AclRt.destroyStream(stream));
             Planned p = plan(op.baseline(arena, ACL_FLOAT));
             Pointer workspace = workspaceFor(arena, p.workspaceSize());
-            Calls.failsSomehow(op.cName, op.cName + " on a destroyed stream",
+            Calls.fails(INVALID, op.cName, "stream was destroyed", op.cName + " on a destroyed stream",
                     () -> op.launch(workspace, p.workspaceSize(), p.executor(), stream));
         }
     }

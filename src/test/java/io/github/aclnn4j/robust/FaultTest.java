@@ -4,10 +4,11 @@ import static io.github.aclnn4j.acl.AclDataType.ACL_FLOAT;
 import static io.github.aclnn4j.acl.AclDataType.ACL_FLOAT16;
 import static io.github.aclnn4j.acl.AclDataType.ACL_BF16;
 import static io.github.aclnn4j.acl.AclError.ACL_ERROR_BAD_ALLOC;
+import static io.github.aclnn4j.acl.AclError.ACL_ERROR_INVALID_PARAM;
+import static io.github.aclnn4j.acl.AclnnStatus.ACLNN_ERR_PARAM_INVALID;
 import static io.github.aclnn4j.acl.AclrtMemMallocPolicy.ACL_MEM_MALLOC_HUGE_FIRST;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,7 @@ import io.github.aclnn4j.acl.Acl;
 import io.github.aclnn4j.acl.AclRt;
 import io.github.aclnn4j.acl.AclrtStream;
 import io.github.aclnn4j.acl.Pointer;
+import io.github.aclnn4j.checks.Calls;
 import io.github.aclnn4j.runtime.AclRuntime;
 import io.github.aclnn4j.testing.TestDevice;
 import java.lang.management.ManagementFactory;
@@ -167,17 +169,17 @@ class FaultTest {
             assertEquals(0, first.launch(failing), Acl::getRecentErrMsg);
             assertEquals(0, bad.launch(failing), Acl::getRecentErrMsg);
             assertEquals(0, last.launch(failing), Acl::getRecentErrMsg);
-            assertEquals(RUNTIME_ERROR, AclRt.destroyStream(failing), "the failure of the queued work");
-            assertNotNull(Acl.getRecentErrMsg(), "no message for the failure");
+            Calls.fails(RUNTIME_ERROR, "aclnnNLLLossBackward", "is out of range", "aclrtDestroyStream of a stream "
+                    + "whose queued work fails", () -> AclRt.destroyStream(failing));
             assertOutputs(firstAlone, first, "work queued before a failing run and aclrtDestroyStream");
             assertOutputs(lastAlone, last, "work queued after a failing run and before aclrtDestroyStream");
 
-            assertNotEquals(0, last.launch(failing), "launching on a destroyed stream");
-            Acl.getRecentErrMsg();
-            assertNotEquals(0, AclRt.synchronizeStream(failing), "synchronizing a destroyed stream");
-            Acl.getRecentErrMsg();
-            assertNotEquals(0, AclRt.destroyStream(failing), "destroying a stream twice");
-            Acl.getRecentErrMsg();
+            Calls.fails(ACLNN_ERR_PARAM_INVALID, null, "stream was destroyed", "launching on a destroyed stream",
+                    () -> last.launch(failing));
+            Calls.fails(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream", "stream was destroyed",
+                    "synchronizing a destroyed stream", () -> AclRt.synchronizeStream(failing));
+            Calls.fails(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream", "already destroyed", "destroying a stream twice",
+                    () -> AclRt.destroyStream(failing));
             first.retire();
             bad.retire();
             last.retire();

@@ -2,6 +2,7 @@ package io.github.aclnn4j.rt;
 
 import static io.github.aclnn4j.acl.AclDataType.ACL_FLOAT;
 import static io.github.aclnn4j.acl.AclError.*;
+import static io.github.aclnn4j.acl.AclnnStatus.ACLNN_ERR_RUNTIME_ERROR;
 import static io.github.aclnn4j.acl.AclrtMemMallocPolicy.ACL_MEM_MALLOC_HUGE_FIRST;
 import static io.github.aclnn4j.acl.AclrtMemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,7 +62,8 @@ class RuntimeLifecycleTest {
                     Pointer.to(new byte[64]), 64, ACL_MEMCPY_HOST_TO_DEVICE));
             Calls.fails(ACL_ERROR_UNINITIALIZE, "aclrtGetDeviceCount", "aclrtGetDeviceCount after aclFinalize",
                     () -> AclRt.getDeviceCount(new int[1]));
-            Calls.failsSomehow(Operator.PRELU_BACKWARD.cName, "phase 2 after aclFinalize",
+            Calls.fails(ACLNN_ERR_RUNTIME_ERROR, Operator.PRELU_BACKWARD.cName, "aclInit has not been called",
+                    "phase 2 after aclFinalize",
                     () -> Operator.PRELU_BACKWARD.launchGuarded(workspace, size[0], notYetRun, null));
         } finally {
             TestDevice.init();
