@@ -6,11 +6,12 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 /**
  * aclCreateTensor, its getters, and the array and scalar makers, on fuzzed arguments: see
  * {@link TensorApiFuzzer}.
- * Every test run replays the committed corpus (TensorApiFuzzTestInputs/fuzz under the test
- * resources); with JAZZER_FUZZ=1 Jazzer fuzzes it (./aclnn4j test, ./aclnn4j fuzz).
+ * Replays the committed corpus (TensorApiFuzzTestInputs/fuzz under the test resources) in a JVM of its
+ * own; with -Daclnn4j.fuzz=true, as ./aclnn4j test runs it, Jazzer then fuzzes for 25 s
+ * (./aclnn4j fuzz SECONDS: longer).
  */
 class TensorApiFuzzTest {
-    @FuzzTest(maxDuration = "60s")
+    @FuzzTest(maxDuration = "25s")
     void fuzz(FuzzedDataProvider data) {
         TensorApiFuzzer.fuzz(data);
     }
