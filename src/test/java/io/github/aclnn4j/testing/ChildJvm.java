@@ -20,7 +20,7 @@ public final class ChildJvm {
 
     /** Runs {@code main.main(args)} in a fresh JVM, asserts it exited with 0, and returns its output. */
     public static String run(Class<?> main, String... args) throws IOException, InterruptedException {
-        return launch(a -> false, main, args);
+        return launch(a -> false, List.of(), main, args);
     }
 
     /**
@@ -29,10 +29,16 @@ public final class ChildJvm {
      */
     public static String runWithout(String dropped, Class<?> main, String... args)
             throws IOException, InterruptedException {
-        return launch(a -> a.startsWith(dropped), main, args);
+        return launch(a -> a.startsWith(dropped), List.of(), main, args);
     }
 
-    private static String launch(Predicate<String> dropped, Class<?> main, String... args)
+    /** As {@link #run}, with {@code options} added to the child's JVM options (logging, say). */
+    public static String runWith(List<String> options, Class<?> main, String... args)
+            throws IOException, InterruptedException {
+        return launch(a -> false, options, main, args);
+    }
+
+    private static String launch(Predicate<String> dropped, List<String> options, Class<?> main, String... args)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -41,6 +47,7 @@ public final class ChildJvm {
                         || a.startsWith("-Xss"))
                 .filter(dropped.negate())
                 .toList());
+        command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();

@@ -1,0 +1,121 @@
+package io.github.aclnn4j.robust;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.aclnn4j.acl.Acl;
+import io.github.aclnn4j.acl.AclRt;
+import io.github.aclnn4j.testing.ChildJvm;
+import io.github.aclnn4j.testing.TestDevice;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JIT settles on the library's code, checked on the JVM's JIT events rather than on times (so
+ * it is stable on a noisy machine): in a fresh JVM, every operator × dtype × layout (dense;
+ * strided: transposed inputs and gapped outputs) × reduction, with broadcast weights, at an inline
+ * size and a parallel one, runs round after round, every call mixed with the others as in a
+ * long-running program. After the warm-up rounds, no library method may be deoptimized more than
+ * {@link #MAX_DEOPTS_PER_METHOD} times (one deoptimized again and again is a storm: its loops run
+ * interpreted or re-profiled between compilations), and C2 must have compiled every operator's hot
+ * code (a method too large or too polluted to compile would run in C1 forever). The events come from {@code -Xlog:deoptimization=debug} and
+ * {@code -XX:+PrintCompilation} (JFR's stream delivered only some of the compilations here).
+ */
+class JitStabilityTest {
+    private static final int WARM_UP_ROUNDS = 30;
+    private static final int MEASURED_ROUNDS = 15;
+    private static final int MAX_DEOPTS_PER_METHOD = 2;
+    private static final int[] SIZES = {3000, 60_000};
+    /**
+     * Per operator, where its hot code lives (its kernel class, or its loops in the shared loop
+     * classes): C2 must have compiled some method whose name contains one of these.
+     */
+    private static final Map<String, List<String>> HOT_CODE = Map.of(
+            "BCE backward", List.of("BceBackwardKernel::", "::bceBackward"),
+            "BCE with logits", List.of("BceWithLogitsKernel::", "::bceWithLogits", "::bceLosses"),
+            "PReLU backward", List.of("PreluBackwardKernel::", "::prelu"),
+            "GroupNorm backward", List.of("GroupNormBackwardKernel::", "::groupSums", "::groupNormUpdate"),
+            "NLL backward", List.of("NllLossBackwardKernel::"));
+    private static final String MEASURING = "measuring from uptime ms ";
+    /** {@code [1.234s][debug][deoptimization] cid=... level=4 io.github.aclnn4j.x.Y.rows(JI)V trap_bci=19 unstable_if ...}. */
+    private static final Pattern DEOPT = Pattern.compile("^\\[(\\d+\\.\\d+)s\\]\\[debug\\]\\[deoptimization\\].* "
+            + "(io\\.github\\.aclnn4j\\.[\\w.$]+)\\([^)]*\\)\\S* trap_bci=\\d+ (\\w+)");
+    /** PrintCompilation: {@code  1440 2259  %  4       io.github.aclnn4j.kernel.X::task (308 bytes)}. */
+    private static final Pattern COMPILED = Pattern.compile("^\\s*\\d+\\s+\\d+\\s+[%sbn! ]*\\s(\\d)\\s+"
+            + "(io\\.github\\.aclnn4j\\.\\S+::\\S+)");
+
+    @Test
+    void noLibraryMethodKeepsBeingDeoptimized() throws Exception {
+        String output = ChildJvm.runWith(List.of("-Xlog:deoptimization=debug:stdout:uptime,level,tags",
+                "-XX:+PrintCompilation"), JitStabilityTest.class);
+        double measuringFrom = Double.NaN;
+        for (String line : output.lines().toList()) {
+            if (line.startsWith(MEASURING)) {
+                measuringFrom = Long.parseLong(line.substring(MEASURING.length())) / 1000.0;
+            }
+        }
+        assertTrue(!Double.isNaN(measuringFrom), "the child printed no marker:\n" + output);
+        Map<String, Integer> deopts = new TreeMap<>();
+        Map<String, List<String>> reasons = new TreeMap<>();
+        TreeSet<String> c2 = new TreeSet<>();
+        for (String line : output.lines().toList()) {
+            Matcher d = DEOPT.matcher(line);
+            if (d.find() && !isHarness(d.group(2)) && Double.parseDouble(d.group(1)) >= measuringFrom) {
+                deopts.merge(d.group(2), 1, Integer::sum);
+                reasons.computeIfAbsent(d.group(2), k -> new ArrayList<>()).add(d.group(3));
+            }
+            Matcher c = COMPILED.matcher(line);
+            if (c.find() && c.group(1).equals("4")) {
+                c2.add(c.group(2));
+            }
+        }
+        List<String> storms = deopts.entrySet().stream().filter(e -> e.getValue() > MAX_DEOPTS_PER_METHOD)
+                .map(e -> e.getKey() + " x" + e.getValue() + " " + reasons.get(e.getKey())).toList();
+        assertTrue(storms.isEmpty(), "after " + WARM_UP_ROUNDS + " warm-up rounds, library methods deoptimized more"
+                + " than " + MAX_DEOPTS_PER_METHOD + " times in " + MEASURED_ROUNDS + " rounds: " + storms
+                + "; all deoptimizations in those rounds: " + reasons);
+        HOT_CODE.forEach((op, places) -> assertTrue(c2.stream().anyMatch(m -> places.stream().anyMatch(m::contains)),
+                op + ": none of its code " + places + " was compiled by C2; library methods C2 compiled: " + c2));
+    }
+
+    private static boolean isHarness(String method) {
+        return method.startsWith("io.github.aclnn4j.robust.") || method.startsWith("io.github.aclnn4j.testing.");
+    }
+
+    /** The child JVM: the rounds; prints the JVM uptime at which the measured rounds begin. */
+    public static void main(String[] args) throws Exception {
+        TestDevice.init();
+        List<Workload> calls = new ArrayList<>();
+        for (Workload.Op op : Workload.Op.values()) {
+            boolean reduces = op == Workload.Op.BCE_BACKWARD || op == Workload.Op.BCE_WITH_LOGITS
+                    || op == Workload.Op.NLL_LOSS_BACKWARD;
+            for (int dtype : Workload.FLOAT_TYPES) {
+                for (boolean strided : new boolean[] {false, true}) {
+                    for (long seed = 0; seed < (reduces ? 3 : 1); seed++) { // the seed picks the reduction
+                        for (int size : SIZES) {
+                            calls.add(new Workload(op, dtype, size, seed, strided));
+                        }
+                    }
+                }
+            }
+        }
+        for (int round = 0; round < WARM_UP_ROUNDS + MEASURED_ROUNDS; round++) {
+            if (round == WARM_UP_ROUNDS) {
+                System.out.println(MEASURING + ManagementFactory.getRuntimeMXBean().getUptime());
+            }
+            for (Workload w : calls) {
+                assertEquals(0, w.launch(null), () -> w + ": " + Acl.getRecentErrMsg());
+                assertEquals(0, AclRt.synchronizeStream(null), () -> w + ": " + Acl.getRecentErrMsg());
+                w.retire();
+            }
+        }
+        calls.forEach(Workload::close);
+    }
+}
