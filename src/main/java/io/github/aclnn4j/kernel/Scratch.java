@@ -32,6 +32,10 @@ final class Scratch {
     /** For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
     final long[] index = new long[16];
+    /** Longest panel column {@link StridedView} transposes through {@link #column}. */
+    static final int COLUMN = 256;
+    /** One memory column of a panel on its way to or from a row buffer. */
+    final float[] column = new float[COLUMN];
     /** {@code exp(−|x|)} of one pass of the BCE-with-logits loss loops. */
     final float[] exps = new float[VectorBulkMath.EXP_RUN];
     /** The lanes of a double vector, for summing them in order. */

@@ -27,12 +27,16 @@ public final class StridedView {
     private final long numel;
     private final long[] dims;        // merged dimensions, outermost first; empty for one element
     private final long[] byteStrides; // per merged dimension
+    private final long[] shape;       // as given, for recutting the view (Tiling)
+    private final long[] strides;
 
     public StridedView(MemorySegment segment, long baseByteOffset, DType dtype, long[] shape, long[] strides) {
         this.segment = segment;
         this.base = baseByteOffset;
         this.dtype = dtype;
         this.es = dtype.byteSize;
+        this.shape = shape.clone();
+        this.strides = strides.clone();
         long n = 1;
         for (long d : shape) {
             n *= d;
@@ -81,6 +85,25 @@ public final class StridedView {
 
     MemorySegment segment() {
         return segment;
+    }
+
+    /** The stride, in elements, of logical dimension {@code dim} as given at construction. */
+    long stride(int dim) {
+        return strides[dim];
+    }
+
+    /** The logical rank as given at construction. */
+    int rank() {
+        return shape.length;
+    }
+
+    /**
+     * The same memory seen through another logical shape: elements at {@code elementShift} from
+     * this view's first, with {@code shape} and {@code strides} in elements. The caller keeps every
+     * element inside this view's.
+     */
+    StridedView recut(long elementShift, long[] shape, long[] strides) {
+        return new StridedView(segment, base + elementShift * es, dtype, shape, strides);
     }
 
     /** Byte offset of logical element {@code flat} of a {@linkplain #isDense() dense} view. */
@@ -198,7 +221,28 @@ public final class StridedView {
             off += idx[d] * byteStrides[d];
         }
         int done = 0;
+        int panelRows = (int) Math.min(Integer.MAX_VALUE, dims[last - 1]);
+        boolean panels = innerStride != es && byteStrides[last - 1] == es && panelRows <= Scratch.COLUMN;
         while (done < len) {
+            if (panels && idx[last] == 0 && idx[last - 1] == 0 && len - done >= panelRows * dims[last]) {
+                // a whole [rows, cols] panel whose rows dimension is the contiguous one (a tile of a
+                // transposed operand): moved column by column, each a contiguous run in memory
+                int cols = (int) dims[last];
+                transposePanel(off, panelRows, cols, innerStride, buf, done, store);
+                done += panelRows * cols;
+                if (done == len) {
+                    return;
+                }
+                off += panelRows * byteStrides[last - 1];
+                idx[last - 1] = panelRows;
+                for (int d = last - 1; d > 0 && idx[d] == dims[d]; d--) {
+                    off -= idx[d] * byteStrides[d];
+                    idx[d] = 0;
+                    idx[d - 1]++;
+                    off += byteStrides[d - 1];
+                }
+                continue;
+            }
             int run = (int) Math.min(len - done, dims[last] - idx[last]);
             if (store) {
                 storeRun(off, innerStride, buf, done, run);
@@ -216,6 +260,28 @@ public final class StridedView {
                 idx[d] = 0;
                 idx[d - 1]++;
                 off += byteStrides[d - 1];
+            }
+        }
+    }
+
+    /**
+     * Elements {@code [at, at + rows·cols)} of {@code buf}, in logical (row-major) order, to or from
+     * a panel whose rows lie contiguously in memory and whose columns are {@code colStride} bytes
+     * apart: each memory column is one bulk run through a short buffer.
+     */
+    private void transposePanel(long off, int rows, int cols, long colStride, float[] buf, int at, boolean store) {
+        float[] column = Scratch.get().column;
+        for (int j = 0; j < cols; j++, off += colStride) {
+            if (store) {
+                for (int i = 0; i < rows; i++) {
+                    column[i] = buf[at + i * cols + j];
+                }
+                storeRun(off, es, column, 0, rows);
+            } else {
+                loadRun(off, es, column, 0, rows);
+                for (int i = 0; i < rows; i++) {
+                    buf[at + i * cols + j] = column[i];
+                }
             }
         }
     }

@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceBackwardKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.TensorDesc;
@@ -56,6 +57,17 @@ public final class BinaryCrossEntropyBackward {
         StridedView w = weight == null ? null : check.view("weightOptional", weight, shape);
         StridedView o = check.view("out", out);
         float scale = reduction == 1 ? (float) (1.0 / self.numel()) : 1f;
-        return check.plan(0, self.numel(), new BceBackwardKernel(g, x, y, w, scale, o)::run);
+        // element-wise for every reduction (gradOutput carries it): tiled when the layouts disagree
+        StridedView[][] pieces = Tiling.pieces(shape, g, x, y, w, o);
+        BceBackwardKernel[] kernels = new BceBackwardKernel[pieces.length];
+        for (int i = 0; i < pieces.length; i++) {
+            StridedView[] p = pieces[i];
+            kernels[i] = new BceBackwardKernel(p[0], p[1], p[2], p[3], scale, p[4]);
+        }
+        return check.plan(0, self.numel(), ws -> {
+            for (BceBackwardKernel k : kernels) {
+                k.run(ws);
+            }
+        });
     }
 }

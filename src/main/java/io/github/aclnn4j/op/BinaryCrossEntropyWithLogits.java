@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceWithLogitsKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.Shapes;
@@ -59,7 +60,20 @@ public final class BinaryCrossEntropyWithLogits {
         StridedView w = weight == null ? null : check.view("weightOptional", weight, shape);
         StridedView pw = posWeight == null ? null : check.view("posWeightOptional", posWeight, shape);
         StridedView o = check.view("out", out);
-        long workspace = mode == 0 ? 0 : BceWithLogitsKernel.workspaceBytes(self.numel());
-        return check.plan(workspace, self.numel(), new BceWithLogitsKernel(x, y, w, pw, compute, mode, o)::run);
+        if (mode == 0) { // element-wise: tiled when the layouts disagree
+            StridedView[][] pieces = Tiling.pieces(shape, x, y, w, pw, o);
+            BceWithLogitsKernel[] kernels = new BceWithLogitsKernel[pieces.length];
+            for (int i = 0; i < pieces.length; i++) {
+                StridedView[] p = pieces[i];
+                kernels[i] = new BceWithLogitsKernel(p[0], p[1], p[2], p[3], compute, mode, p[4]);
+            }
+            return check.plan(0, self.numel(), ws -> {
+                for (BceWithLogitsKernel k : kernels) {
+                    k.run(ws);
+                }
+            });
+        }
+        return check.plan(BceWithLogitsKernel.workspaceBytes(self.numel()), self.numel(),
+                new BceWithLogitsKernel(x, y, w, pw, compute, mode, o)::run);
     }
 }

@@ -1,0 +1,135 @@
+package io.github.aclnn4j.kernel;
+
+/**
+ * Element-wise calls whose operands walk memory in different orders (a transposed input beside a
+ * contiguous output, NCHW views of NHWC memory): walked in logical order, such an operand is read
+ * one element per cache line, 16 times the traffic. Since an element-wise kernel may visit
+ * elements in any order that all its operands share, the call is cut, at plan time, into pieces
+ * whose logical order walks 64 × 64 tiles of the two dimensions involved: within a tile every
+ * operand touches a few kilobytes, and each cache line it loads serves 16 elements from L1. A
+ * tile's rows run along the dimension most operands are contiguous in; the others move through
+ * {@link StridedView}'s transposing panels.
+ *
+ * <p>A piece is one recut view per operand, in the operands' order; the kernel runs over each
+ * piece as over a call of its own. Each element lies in exactly one piece and is computed by the
+ * same operations as before: only the order, and with it how a sum groups its terms, changes.
+ */
+public final class Tiling {
+    /** Tile side: 64 × 64 elements are one block of {@link Blocks#SIZE}. */
+    static final int TILE = 64;
+
+    private Tiling() {}
+
+    /**
+     * {@code views} (each of logical shape {@code shape}; null for an absent operand, which stays
+     * null) cut into tile-ordered pieces, or the views themselves as the one piece when every
+     * operand's innermost memory dimension is the last logical one (or it is a single value).
+     */
+    public static StridedView[][] pieces(long[] shape, StridedView... views) {
+        int rank = shape.length;
+        int a = conflictingDimension(shape, views);
+        if (a < 0) {
+            return new StridedView[][] {views};
+        }
+        int b = rank - 1;
+        if (innermostCount(shape, views, a) > innermostCount(shape, views, b)) {
+            // most operands run along a: let the tiles' rows run along it, and the few operands
+            // contiguous along b take the transposing path (StridedView's panels)
+            b = a;
+            a = rank - 1;
+        }
+        long sa = shape[a];
+        long sb = shape[b];
+        long ta = Math.min(TILE, sa);
+        long tb = Math.min(TILE, sb);
+        long fa = sa - sa % ta;
+        long fb = sb - sb % tb;
+        int[] others = new int[rank - 2];
+        for (int d = 0, k = 0; d < rank; d++) {
+            if (d != a && d != b) {
+                others[k++] = d;
+            }
+        }
+        int pieces = 1 + (sb > fb ? 1 : 0) + (sa > fa ? 1 : 0);
+        StridedView[][] out = new StridedView[pieces][views.length];
+        for (int v = 0; v < views.length; v++) {
+            StridedView view = views[v];
+            if (view == null) {
+                continue;
+            }
+            long stA = view.stride(a);
+            long stB = view.stride(b);
+            int p = 0;
+            out[p++][v] = view.recut(0, with(shape, others, fa / ta, fb / tb, ta, tb),
+                    with(view, others, ta * stA, tb * stB, stA, stB));
+            if (sb > fb) { // the last columns, every row
+                out[p++][v] = view.recut(fb * stB, with(shape, others, sa, sb - fb), with(view, others, stA, stB));
+            }
+            if (sa > fa) { // the last rows, the columns of the full tiles
+                out[p][v] = view.recut(fa * stA, with(shape, others, sa - fa, fb), with(view, others, stA, stB));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The innermost memory dimension of the first operand whose innermost dimension is not the
+     * last logical one, when the last is at least two elements long; else -1.
+     */
+    private static int conflictingDimension(long[] shape, StridedView[] views) {
+        int last = shape.length - 1;
+        if (last < 1 || shape[last] < 2) {
+            return -1;
+        }
+        for (StridedView view : views) {
+            int inner = innermost(shape, view);
+            if (inner >= 0 && inner != last) {
+                return inner;
+            }
+        }
+        return -1;
+    }
+
+    /** The dimension along which {@code view} has its smallest non-zero stride, or -1 (absent, one value). */
+    private static int innermost(long[] shape, StridedView view) {
+        int inner = -1;
+        for (int d = 0; view != null && d < shape.length; d++) {
+            long s = view.stride(d);
+            if (shape[d] > 1 && s != 0 && (inner < 0 || s < view.stride(inner))) {
+                inner = d;
+            }
+        }
+        return inner;
+    }
+
+    /** How many operands have {@code dim} as their innermost memory dimension. */
+    private static int innermostCount(long[] shape, StridedView[] views, int dim) {
+        int n = 0;
+        for (StridedView view : views) {
+            if (innermost(shape, view) == dim) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** {@code shape} at the {@code others} dimensions, then {@code tail}. */
+    private static long[] with(long[] shape, int[] others, long... tail) {
+        long[] r = new long[others.length + tail.length];
+        for (int k = 0; k < others.length; k++) {
+            r[k] = shape[others[k]];
+        }
+        System.arraycopy(tail, 0, r, others.length, tail.length);
+        return r;
+    }
+
+    /** {@code view}'s strides at the {@code others} dimensions, then {@code tail}. */
+    private static long[] with(StridedView view, int[] others, long... tail) {
+        long[] r = new long[others.length + tail.length];
+        for (int k = 0; k < others.length; k++) {
+            r[k] = view.stride(others[k]);
+        }
+        System.arraycopy(tail, 0, r, others.length, tail.length);
+        return r;
+    }
+}
