@@ -36,6 +36,14 @@ public interface BulkMath {
      */
     double preluRow(float[] x, float[] g, int from, int to, float w);
 
+    /**
+     * PReLU over whole rows of {@code channels} elements laid end to end (channels innermost, as
+     * NHWC memory is), in [from, to): {@code x[i] = x[i] > 0 ? g[i] : w[c]·g[i]} in place and
+     * {@code acc[c] += min(x[i], 0)·g[i]} in double, row after row. The products are exact in
+     * double, so every implementation gives the same bits.
+     */
+    void preluChannelRows(float[] x, float[] g, int from, int to, float[] w, int channels, double[] acc);
+
     /** {@code a[i] = (float) (ca·a[i] + cb·b[i] + bias)} for i in [from, to), in double (the terms can cancel). */
     void affine(float[] a, float[] b, int from, int to, double ca, double cb, double bias);
 

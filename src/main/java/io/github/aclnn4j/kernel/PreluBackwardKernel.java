@@ -12,8 +12,9 @@ import java.lang.foreign.ValueLayout;
  * shape only, never on the thread count.
  *
  * <p>Long rows ({@code inner ≥ Blocks.SIZE}) are cut into blocks, one task each. Short rows are
- * grouped into slabs of whole outer indices, each task summing every channel of its slab. Dense
- * operands of one dtype run through {@link DirectMath} loops row by row (rows of at least
+ * grouped into slabs of whole outer indices, each task summing every channel of its slab; rows of
+ * one element (channels innermost, as the plan reads NHWC memory) run channel after channel.
+ * Dense operands of one dtype run through {@link DirectMath} loops row by row (rows of at least
  * {@link #MIN_DIRECT_ROW} elements); the rest is gathered into rows.
  */
 public final class PreluBackwardKernel implements Parallel.Tasks {
@@ -146,6 +147,11 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
                 int len = (int) Math.min(Blocks.SIZE, end - at);
                 self.gather(at, x, len);
                 grad.gather(at, g, len);
+                if (inner == 1) { // channels innermost: each element its own channel, in turn
+                    channelsInnermost(x, g, len, (int) (at % layout.channels), w, acc);
+                    gradInput.scatter(at, x, len);
+                    continue;
+                }
                 for (int i = 0; i < len; ) {
                     long row = (at + i) / inner;
                     int segmentEnd = (int) Math.min(len, (row + 1) * inner - at);
@@ -158,6 +164,28 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
         }
         for (int k = 0; k < layout.weights; k++) {
             workspace.setAtIndex(F64, task * layout.weights + k, acc[k]);
+        }
+    }
+
+    /**
+     * Rows of {@code [channels]} elements laid end to end, the first element at channel {@code c}:
+     * each with its channel's weight and sum, whole rows by {@link BulkMath#preluChannelRows}; one
+     * {@link BulkMath#preluRow} for all when there is a single weight.
+     */
+    private void channelsInnermost(float[] x, float[] g, int len, int c, float[] w, double[] acc) {
+        if (layout.weights == 1) {
+            acc[0] += BulkMath.INSTANCE.preluRow(x, g, 0, len, w[0]);
+            return;
+        }
+        int channels = (int) layout.channels;
+        int i = 0;
+        for (; c != 0 && i < len; i++, c = c + 1 == channels ? 0 : c + 1) { // the rest of a row begun before
+            acc[c] += BulkMath.INSTANCE.preluRow(x, g, i, i + 1, w[c]);
+        }
+        int rows = i + (len - i) / channels * channels;
+        BulkMath.INSTANCE.preluChannelRows(x, g, i, rows, w, channels, acc);
+        for (c = 0, i = rows; i < len; i++, c++) { // a row that goes on in the next block
+            acc[c] += BulkMath.INSTANCE.preluRow(x, g, i, i + 1, w[c]);
         }
     }
 

@@ -58,6 +58,18 @@ final class ScalarBulkMath implements BulkMath {
     }
 
     @Override
+    public void preluChannelRows(float[] x, float[] g, int from, int to, float[] w, int channels, double[] acc) {
+        for (int row = from; row < to; row += channels) {
+            for (int c = 0; c < channels; c++) {
+                float xi = x[row + c];
+                float gi = g[row + c];
+                acc[c] += (double) Math.min(xi, 0f) * gi;
+                x[row + c] = xi > 0 ? gi : w[c] * gi;
+            }
+        }
+    }
+
+    @Override
     public void affine(float[] a, float[] b, int from, int to, double ca, double cb, double bias) {
         for (int i = from; i < to; i++) {
             a[i] = (float) (ca * a[i] + cb * b[i] + bias);

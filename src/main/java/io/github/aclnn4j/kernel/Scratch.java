@@ -32,7 +32,7 @@ final class Scratch {
     /** For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
     final long[] index = new long[16];
-    /** Longest panel column {@link StridedView} transposes through {@link #column}. */
+    /** Most rows of a panel {@link StridedView} transposes through {@link #column} at a time. */
     static final int COLUMN = 256;
     /** One memory column of a panel on its way to or from a row buffer. */
     final float[] column = new float[COLUMN];

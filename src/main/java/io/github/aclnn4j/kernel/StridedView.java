@@ -97,6 +97,17 @@ public final class StridedView {
         return shape.length;
     }
 
+    /** The same memory with its logical dimensions in {@code order} (dimension k of the result is {@code order[k]}). */
+    public StridedView permute(int... order) {
+        long[] s = new long[order.length];
+        long[] st = new long[order.length];
+        for (int k = 0; k < order.length; k++) {
+            s[k] = shape[order[k]];
+            st[k] = strides[order[k]];
+        }
+        return recut(0, s, st);
+    }
+
     /**
      * The same memory seen through another logical shape: elements at {@code elementShift} from
      * this view's first, with {@code shape} and {@code strides} in elements. The caller keeps every
@@ -221,20 +232,20 @@ public final class StridedView {
             off += idx[d] * byteStrides[d];
         }
         int done = 0;
-        int panelRows = (int) Math.min(Integer.MAX_VALUE, dims[last - 1]);
-        boolean panels = innerStride != es && byteStrides[last - 1] == es && panelRows <= Scratch.COLUMN;
+        // rows whose second-innermost dimension is the contiguous one (a transposed operand):
+        // moved as [rows, cols] panels, column by column, each column a contiguous run in memory
+        boolean panels = innerStride != es && byteStrides[last - 1] == es;
         while (done < len) {
-            if (panels && idx[last] == 0 && idx[last - 1] == 0 && len - done >= panelRows * dims[last]) {
-                // a whole [rows, cols] panel whose rows dimension is the contiguous one (a tile of a
-                // transposed operand): moved column by column, each a contiguous run in memory
+            if (panels && idx[last] == 0 && len - done >= dims[last]) {
                 int cols = (int) dims[last];
-                transposePanel(off, panelRows, cols, innerStride, buf, done, store);
-                done += panelRows * cols;
+                int rows = (int) Math.min(Math.min(dims[last - 1] - idx[last - 1], Scratch.COLUMN), (len - done) / cols);
+                transposePanel(off, rows, cols, innerStride, buf, done, store);
+                done += rows * cols;
                 if (done == len) {
                     return;
                 }
-                off += panelRows * byteStrides[last - 1];
-                idx[last - 1] = panelRows;
+                off += rows * byteStrides[last - 1];
+                idx[last - 1] += rows;
                 for (int d = last - 1; d > 0 && idx[d] == dims[d]; d--) {
                     off -= idx[d] * byteStrides[d];
                     idx[d] = 0;

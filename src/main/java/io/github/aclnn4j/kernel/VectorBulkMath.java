@@ -205,6 +205,29 @@ final class VectorBulkMath implements BulkMath {
     }
 
     @Override
+    public void preluChannelRows(float[] x, float[] g, int from, int to, float[] w, int channels, double[] acc) {
+        int whole = FD.loopBound(channels);
+        for (int row = from; row < to; row += channels) {
+            int c = 0;
+            for (; c < whole; c += FD.length()) {
+                FloatVector xv = FloatVector.fromArray(FD, x, row + c);
+                FloatVector gv = FloatVector.fromArray(FD, g, row + c);
+                DoubleVector xd = (DoubleVector) xv.min(0f).convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector gd = (DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0);
+                xd.fma(gd, DoubleVector.fromArray(D, acc, c)).intoArray(acc, c); // the product is exact
+                gv.mul(FloatVector.fromArray(FD, w, c)).blend(gv, xv.compare(VectorOperators.GT, 0f))
+                        .intoArray(x, row + c);
+            }
+            for (; c < channels; c++) {
+                float xi = x[row + c];
+                float gi = g[row + c];
+                acc[c] += (double) Math.min(xi, 0f) * gi;
+                x[row + c] = xi > 0 ? gi : w[c] * gi;
+            }
+        }
+    }
+
+    @Override
     public void affine(float[] a, float[] b, int from, int to, double ca, double cb, double bias) {
         int i = from;
         for (int bound = from + FD.loopBound(to - from); i < bound; i += FD.length()) {
