@@ -10,8 +10,9 @@ import java.lang.foreign.ValueLayout;
  * workspace, derives the group's coefficients and writes {@code dx = rstd·γ·dy + b·x + c0} while the
  * group's rows are still in cache, then leaves each row's gradGamma term in the workspace. gradBeta
  * and gradGamma then add the row sums and terms over n. Every sum has a fixed order, so the result
- * does not depend on the thread count. Dense operands of one dtype go through {@link DirectMath}
- * loops row by row instead of the cached group; their 16-bit sums run in fp32 within chunks.
+ * does not depend on the thread count. Dense operands of one dtype with rows of at least
+ * {@link #MIN_DIRECT_ROW} elements go through {@link DirectMath} loops row by row instead of the
+ * cached group; their 16-bit sums run in fp32 within chunks.
  */
 public final class GroupNormBackwardKernel implements Parallel.Tasks {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
@@ -91,7 +92,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         long i = task / group;
         long g = task % group;
         long firstRow = i * c + g * d;
-        if (direct) {
+        if (direct && hxw >= MIN_DIRECT_ROW) {
             directGroup(dy, x, mean, rstd, gamma, c, hxw, d, i, g, task, gradInput, workspace);
         } else if (d * hxw <= CACHED_GROUP) {
             cachedGroup(dy, x, mean, rstd, gamma, c, hxw, d, i, g, task, gradInput, workspace);
@@ -122,6 +123,12 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
             workspace.setAtIndex(F64, 2 * row + 1, (sdyx - mu * sdy) * rs);
         }
     }
+
+    /**
+     * Shorter rows (7×7, 14×14 maps) take the cached group even when dense: the direct loops would
+     * leave a remainder of every row to a gather of its own.
+     */
+    private static final long MIN_DIRECT_ROW = 512;
 
     /** Groups of up to this many elements are gathered once and kept for the gradInput pass. */
     private static final long CACHED_GROUP = 1 << 16;
