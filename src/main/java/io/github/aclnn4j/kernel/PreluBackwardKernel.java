@@ -122,11 +122,13 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
                 (int) Math.min(Blocks.SIZE, layout.inner - offsetInRow), wk);
     }
 
-    /** One slab of whole outer indices: writes gradInput, stores one partial sum per weight. */
+    /**
+     * One slab of whole outer indices: writes gradInput, stores one partial sum per weight. Each
+     * way through a slab is a method of its own, so that each loop keeps a profile of its own.
+     */
     private void slab(long task, MemorySegment workspace) {
         long firstRow = task * layout.outerPerSlab * layout.channels;
         long endRow = Math.min(layout.outer, (task + 1) * layout.outerPerSlab) * layout.channels;
-        boolean shared = layout.weights == 1;
         Scratch s = Scratch.get();
         double[] acc = s.sums((int) layout.weights);
         float[] w = s.weights((int) layout.weights);
@@ -134,36 +136,56 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
             w[k] = weight.get(k);
         }
         if (direct && layout.inner >= MIN_DIRECT_ROW) {
-            for (long row = firstRow; row < endRow; row++) { // a row has a single channel; inner < Blocks.SIZE
-                int k = shared ? 0 : (int) (row % layout.channels);
-                acc[k] += channelRun(row * layout.inner, (int) layout.inner, w[k]);
-            }
-        } else { // short rows: gather many at once, then walk them one row segment at a time
-            float[] x = s.a;
-            float[] g = s.b;
-            long inner = layout.inner;
-            long end = endRow * inner;
-            for (long at = firstRow * inner; at < end; at += Blocks.SIZE) {
-                int len = (int) Math.min(Blocks.SIZE, end - at);
-                self.gather(at, x, len);
-                grad.gather(at, g, len);
-                if (inner == 1) { // channels innermost: each element its own channel, in turn
-                    channelsInnermost(x, g, len, (int) (at % layout.channels), w, acc);
-                    gradInput.scatter(at, x, len);
-                    continue;
-                }
-                for (int i = 0; i < len; ) {
-                    long row = (at + i) / inner;
-                    int segmentEnd = (int) Math.min(len, (row + 1) * inner - at);
-                    int k = shared ? 0 : (int) (row % layout.channels);
-                    acc[k] += BulkMath.INSTANCE.preluRow(x, g, i, segmentEnd, w[k]);
-                    i = segmentEnd;
-                }
-                gradInput.scatter(at, x, len);
-            }
+            directRows(firstRow, endRow, w, acc);
+        } else if (layout.inner == 1) {
+            channelsInnermostRows(firstRow, endRow, s, w, acc);
+        } else {
+            shortRows(firstRow, endRow, s, w, acc);
         }
         for (int k = 0; k < layout.weights; k++) {
             workspace.setAtIndex(F64, task * layout.weights + k, acc[k]);
+        }
+    }
+
+    /** Rows of a slab through the direct loops, a row (one channel; inner < Blocks.SIZE) at a time. */
+    private void directRows(long firstRow, long endRow, float[] w, double[] acc) {
+        boolean shared = layout.weights == 1;
+        for (long row = firstRow; row < endRow; row++) {
+            int k = shared ? 0 : (int) (row % layout.channels);
+            acc[k] += channelRun(row * layout.inner, (int) layout.inner, w[k]);
+        }
+    }
+
+    /** Rows of one element each (channels innermost): gathered a block at a time, channel after channel. */
+    private void channelsInnermostRows(long firstRow, long endRow, Scratch s, float[] w, double[] acc) {
+        for (long at = firstRow; at < endRow; at += Blocks.SIZE) {
+            int len = (int) Math.min(Blocks.SIZE, endRow - at);
+            self.gather(at, s.a, len);
+            grad.gather(at, s.b, len);
+            channelsInnermost(s.a, s.b, len, (int) (at % layout.channels), w, acc);
+            gradInput.scatter(at, s.a, len);
+        }
+    }
+
+    /** Short rows: gathered many at once, then walked one row segment at a time. */
+    private void shortRows(long firstRow, long endRow, Scratch s, float[] w, double[] acc) {
+        boolean shared = layout.weights == 1;
+        float[] x = s.a;
+        float[] g = s.b;
+        long inner = layout.inner;
+        long end = endRow * inner;
+        for (long at = firstRow * inner; at < end; at += Blocks.SIZE) {
+            int len = (int) Math.min(Blocks.SIZE, end - at);
+            self.gather(at, x, len);
+            grad.gather(at, g, len);
+            for (int i = 0; i < len; ) {
+                long row = (at + i) / inner;
+                int segmentEnd = (int) Math.min(len, (row + 1) * inner - at);
+                int k = shared ? 0 : (int) (row % layout.channels);
+                acc[k] += BulkMath.INSTANCE.preluRow(x, g, i, segmentEnd, w[k]);
+                i = segmentEnd;
+            }
+            gradInput.scatter(at, x, len);
         }
     }
 
