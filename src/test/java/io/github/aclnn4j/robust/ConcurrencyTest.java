@@ -43,8 +43,11 @@ class ConcurrencyTest {
     /** Threads [OWN_STREAMS, THREADS) share one stream; the others have one each. */
     private static final int OWN_STREAMS = 5;
     private static final int ROUNDS = 4;
-    /** Inline on an idle stream (≤ 4096), on the stream's driver, and past the parallel threshold. */
-    private static final int[] SIZES = {500, 3000, 20_000, 120_000};
+    /**
+     * Inline on an idle stream (up to Executor.INLINE_ELEMENTS, 2^16), inline and split across
+     * compute threads (past 2^15), and on the stream's driver, split.
+     */
+    private static final int[] SIZES = {500, 20_000, 50_000, 120_000};
     private static final int CHAIN_ELEMENTS = 40_000;
     private static final int CHAIN_STEPS = 12;
 

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The JIT settles on the library's code, checked on the JVM's JIT events rather than on times (so
  * it is stable on a noisy machine): in a fresh JVM, every operator × dtype × layout (dense;
- * strided: transposed inputs and gapped outputs) × reduction, with broadcast weights, at an inline
- * size and a parallel one, runs round after round, every call mixed with the others as in a
+ * strided: transposed inputs and gapped outputs) × reduction, with broadcast weights, at sizes that
+ * run inline, inline and split, and on a stream thread, runs round after round, every call mixed with the others as in a
  * long-running program. After the warm-up rounds, no library method may be deoptimized more than
  * {@link #MAX_DEOPTS_PER_METHOD} times (one deoptimized again and again is a storm: its loops run
  * interpreted or re-profiled between compilations), and C2 must have compiled every operator's hot
@@ -32,7 +32,8 @@ class JitStabilityTest {
     private static final int WARM_UP_ROUNDS = 30;
     private static final int MEASURED_ROUNDS = 15;
     private static final int MAX_DEOPTS_PER_METHOD = 2;
-    private static final int[] SIZES = {3000, 60_000};
+    /** Inline, inline and split across threads, and on a stream thread (Executor.INLINE_ELEMENTS is 2^16). */
+    private static final int[] SIZES = {3000, 50_000, 150_000};
     /**
      * Per operator, where its hot code lives (its kernel class, or its loops in the shared loop
      * classes): C2 must have compiled some method whose name contains one of these.

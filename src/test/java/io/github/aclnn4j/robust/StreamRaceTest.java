@@ -173,7 +173,7 @@ class StreamRaceTest {
      * stream waits for everyone's work (seen: one small launch took 1.6 s with three threads on one
      * stream). Deterministic: the caller's own task waits on a latch while another thread queues a
      * task that blocks; the caller must return once its own task is done. The runtime stream is
-     * driven directly, as phase 2 drives it for calls of at most 4096 elements.
+     * driven directly, as phase 2 drives it for calls of at most Executor.INLINE_ELEMENTS elements.
      */
     @Test
     void aSmallLaunchDoesNotRunOtherThreadsWork() throws InterruptedException {
