@@ -1,7 +1,33 @@
 /**
- * The kernels, one class per operator, over {@link io.github.aclnn4j.kernel.StridedView}s: blocked,
- * parallel on the library's own threads ({@link io.github.aclnn4j.kernel.Parallel}), deterministic,
- * with the inner loops in {@link io.github.aclnn4j.kernel.BulkMath} (Vector API or plain Java).
- * Knows dtypes and memory segments, not descriptors or checks.
+ * The kernels: one class per operator, over {@link io.github.aclnn4j.kernel.StridedView}s (typed,
+ * strided, broadcast operands), blocked, parallel on the library's own threads
+ * ({@link io.github.aclnn4j.kernel.Parallel}) and deterministic. Knows dtypes and memory segments,
+ * not descriptors or checks.
+ *
+ * <h2>Design</h2>
+ * <ul>
+ * <li><b>Plan time decides the layout, run time only loops.</b> Phase 1 builds a kernel object per
+ *     call with its views and chooses its path once: dense operands of one dtype take the
+ *     {@link io.github.aclnn4j.kernel.DirectMath} loops straight over memory; anything else is
+ *     gathered block by block into float rows, computed by
+ *     {@link io.github.aclnn4j.kernel.BulkMath} (Vector API when present, plain Java otherwise)
+ *     and scattered back. Both compute the same operations per element.</li>
+ * <li><b>Memory order, not logical order.</b> Where operands lie in memory in different orders,
+ *     the plan changes what "logical order" means for all of them at once:
+ *     {@link io.github.aclnn4j.kernel.Tiling} cuts element-wise calls into 64 × 64 tile-ordered
+ *     pieces, PReLU reads NCHW views of NHWC memory as {@code [N, H, W, C]}, and
+ *     {@code StridedView} moves an operand whose second-innermost dimension is the contiguous
+ *     one through transposing panels, one memory column at a time.</li>
+ * <li><b>One loop, one method, one profile.</b> Each way through a kernel is a small method of
+ *     its own: a loop shared by calls of different shapes or paths gets a polluted profile and is
+ *     deoptimized again and again (JitStabilityTest fails on that, from the JVM's own events).</li>
+ * <li><b>Sums in a fixed order.</b> Reductions sum per block or row and combine in a fixed order,
+ *     so results never depend on the thread count; a different layout may group the terms
+ *     differently.</li>
+ * <li><b>Small calls stay on the caller.</b> Below {@code Executor.INLINE_ELEMENTS} a call on an
+ *     idle stream runs on the calling thread, and below
+ *     {@link io.github.aclnn4j.kernel.Parallel#MIN_PARALLEL_ELEMENTS} on it alone: waking a
+ *     parked thread costs tens of microseconds.</li>
+ * </ul>
  */
 package io.github.aclnn4j.kernel;
