@@ -11,7 +11,7 @@ import java.util.Locale;
 final class UsageChart {
     record Row(String label, double ratio) {}
 
-    private static final int LABEL_WIDTH = 560;
+    private static final int LABEL_WIDTH = 640;
     private static final int PLOT_WIDTH = 480;
     private static final int ROW_HEIGHT = 16;
     private static final double MAX_LOG2 = 4;
@@ -21,7 +21,7 @@ final class UsageChart {
     static String svg(List<Row> rows) {
         int top = 40;
         int height = top + rows.size() * ROW_HEIGHT + 30;
-        int width = LABEL_WIDTH + PLOT_WIDTH + 20;
+        int width = LABEL_WIDTH + PLOT_WIDTH + 60;
         double zero = LABEL_WIDTH + PLOT_WIDTH / 2.0;
         double unit = PLOT_WIDTH / (2 * MAX_LOG2);
         StringBuilder s = new StringBuilder();
