@@ -25,19 +25,7 @@ class ThreadCountDeterminismTest {
     private static final int MAX_LAUNCHES = 20;
 
     static Stream<Arguments> cases() {
-        Stream.Builder<Arguments> cases = Stream.builder();
-        for (Workload.Op op : Workload.Op.values()) {
-            boolean reduces = op == Workload.Op.BCE_BACKWARD || op == Workload.Op.BCE_WITH_LOGITS
-                    || op == Workload.Op.NLL_LOSS_BACKWARD;
-            for (int dtype : Workload.FLOAT_TYPES) {
-                for (boolean strided : new boolean[] {false, true}) {
-                    for (long seed = 0; seed < (reduces ? 3 : 1); seed++) { // the seed picks the reduction
-                        cases.add(Arguments.of(op, dtype, strided, seed));
-                    }
-                }
-            }
-        }
-        return cases.build();
+        return Workload.everyCase().stream().map(c -> Arguments.of(c.op(), c.dtype(), c.strided(), c.seed()));
     }
 
     @ParameterizedTest(name = "{0} dtype {1} strided {2} seed {3}")

@@ -37,6 +37,25 @@ final class Workload implements AutoCloseable {
     enum Op { BCE_BACKWARD, PRELU_BACKWARD, BCE_WITH_LOGITS, GROUP_NORM_BACKWARD, NLL_LOSS_BACKWARD }
 
     static final int[] FLOAT_TYPES = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+    /** One kind of call: operator, dtype, layout, and a seed that picks the reduction where there is one. */
+    record Case(Op op, int dtype, boolean strided, long seed) {}
+
+    /** Every operator × dtype × layout (dense, strided) × reduction. */
+    static List<Case> everyCase() {
+        List<Case> cases = new ArrayList<>();
+        for (Op op : Op.values()) {
+            boolean reduces = op == Op.BCE_BACKWARD || op == Op.BCE_WITH_LOGITS || op == Op.NLL_LOSS_BACKWARD;
+            for (int dtype : FLOAT_TYPES) {
+                for (boolean strided : new boolean[] {false, true}) {
+                    for (long seed = 0; seed < (reduces ? 3 : 1); seed++) { // the seed picks the reduction
+                        cases.add(new Case(op, dtype, strided, seed));
+                    }
+                }
+            }
+        }
+        return cases;
+    }
     private static final byte SENTINEL = (byte) 0xA5;
 
     /** One tensor argument: its buffer and how aclCreateTensor views it. */
