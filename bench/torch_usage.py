@@ -108,12 +108,7 @@ def build_bce_backward(f, shape, dtype, layout):
         grad = laid_out(shape, -1.0, 1.0, dtype, layout)
     else:
         grad = row(shape, -1.0, 1.0, dtype)
-    if weight_kind == "none":
-        weight = None
-    elif weight_kind == "dense":
-        weight = laid_out(shape, 0.0, 2.0, dtype, layout)
-    else:
-        weight = row(shape, 0.0, 2.0, dtype)
+    weight = optional_weight(weight_kind, shape, dtype, layout)
     if layout == "outstrided":
         out = strided_out(shape, dtype)
         op = aten.binary_cross_entropy_backward.grad_input
@@ -122,18 +117,22 @@ def build_bce_backward(f, shape, dtype, layout):
     return lambda: op(grad, x, y, weight, reduction)
 
 
+def optional_weight(kind, shape, dtype, layout):
+    """A weight in [0, 2]: none, dense (in the inputs' layout) or a row over the last dim, broadcast."""
+    if kind == "none":
+        return None
+    if kind == "dense":
+        return laid_out(shape, 0.0, 2.0, dtype, layout)
+    return row(shape, 0.0, 2.0, dtype)
+
+
 def build_bce_logits(f, shape, dtype, layout):
     reduction = REDUCTIONS[field(f, "reduction", REDUCTIONS)]
     weight_kind = field(f, "weight", ("none", "dense", "row"))
     pos_kind = field(f, "posweight", ("none", "row"))
     x = laid_out(shape, -8.0, 8.0, dtype, layout)
     y = laid_out(shape, 0.0, 1.0, dtype, layout)
-    if weight_kind == "none":
-        weight = None
-    elif weight_kind == "dense":
-        weight = laid_out(shape, 0.0, 2.0, dtype, layout)
-    else:
-        weight = row(shape, 0.0, 2.0, dtype)
+    weight = optional_weight(weight_kind, shape, dtype, layout)
     pos_weight = None if pos_kind == "none" else uniform([shape[-1]], 0.5, 3.0, dtype)
     if layout == "outstrided":
         if reduction != 0:
