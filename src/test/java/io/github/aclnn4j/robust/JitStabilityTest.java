@@ -8,6 +8,8 @@ import io.github.aclnn4j.acl.AclRt;
 import io.github.aclnn4j.testing.ChildJvm;
 import io.github.aclnn4j.testing.TestDevice;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,14 +23,15 @@ import org.junit.jupiter.api.Test;
  * The JIT settles on the library's code, checked on the JVM's JIT events rather than on times (so
  * it is stable on a noisy machine): in a fresh JVM, every operator × dtype × layout (dense;
  * strided: transposed inputs and gapped outputs) × reduction, with broadcast weights, at sizes that
- * run inline, inline and split, and on a stream thread, runs round after round, every call mixed with the others as in a
- * long-running program. After the warm-up rounds, no library method may have more than
- * {@link #MAX_DEOPTIMIZED_VERSIONS} compiled versions deoptimized (one recompiled and deoptimized
- * again and again is a storm: its loops run interpreted or re-profiled between compilations; one
- * version's trap hit by several tasks at once is a single event), and C2 must have compiled every
- * operator's hot
- * code (a method too large or too polluted to compile would run in C1 forever). The events come from {@code -Xlog:deoptimization=debug} and
- * {@code -XX:+PrintCompilation} (JFR's stream delivered only some of the compilations here).
+ * run inline, inline and split, and on a stream thread, runs round after round, every call mixed
+ * with the others as in a long-running program. After the warm-up rounds, no library method may
+ * have more than {@link #MAX_DEOPTIMIZED_VERSIONS} compiled versions deoptimized (one recompiled
+ * and deoptimized again and again is a storm: its loops run interpreted or re-profiled between
+ * compilations; one version's trap hit by several tasks at once is a single event), and C2 must
+ * have compiled every operator's hot code (a method too large or too polluted to compile would run
+ * in C1 forever). The events come from the JVM's own log ({@code -Xlog:deoptimization,
+ * jit+compilation}) in a file of its own (JFR's stream delivered only some of the compilations
+ * here, and the JIT's threads printing on stdout cut into the child's lines).
  */
 class JitStabilityTest {
     private static final int WARM_UP_ROUNDS = 30;
@@ -48,16 +51,24 @@ class JitStabilityTest {
             "NLL backward", List.of("NllLossBackwardKernel::"));
     private static final String MEASURING = "measuring from uptime ms ";
     /** {@code [1.234s][debug][deoptimization] cid= 895 level=4 io.github.aclnn4j.x.Y.rows(JI)V trap_bci=19 unstable_if ...}. */
-    private static final Pattern DEOPT = Pattern.compile("^\\[(\\d+\\.\\d+)s\\]\\[debug\\]\\[deoptimization\\] cid=\\s*(\\d+)"
+    private static final Pattern DEOPT = Pattern.compile("^\\[(\\d+\\.\\d+)s\\]\\[debug *\\]\\[deoptimization *\\] cid=\\s*(\\d+)"
             + ".* (io\\.github\\.aclnn4j\\.[\\w.$]+)\\([^)]*\\)\\S* trap_bci=(\\d+) (\\w+)");
-    /** PrintCompilation: {@code  1440 2259  %  4       io.github.aclnn4j.kernel.X::task (308 bytes)}. */
-    private static final Pattern COMPILED = Pattern.compile("^\\s*\\d+\\s+\\d+\\s+[%sbn! ]*\\s(\\d)\\s+"
-            + "(io\\.github\\.aclnn4j\\.\\S+::\\S+)");
+    /** {@code [1.440s][info ][jit,compilation] 2259  %  4       io.github.aclnn4j.kernel.X::task (308 bytes)}. */
+    private static final Pattern COMPILED = Pattern.compile("^\\[[\\d.]+s\\]\\[\\w+ *\\]\\[jit,compilation *\\]\\s+\\d+\\s"
+            + "[%sbn! ]*?(\\d)\\s+(io\\.github\\.aclnn4j\\.\\S+::\\S+)");
 
     @Test
     void noLibraryMethodKeepsBeingDeoptimized() throws Exception {
-        String output = ChildJvm.runWith(List.of("-Xlog:deoptimization=debug:stdout:uptime,level,tags",
-                "-XX:+PrintCompilation"), JitStabilityTest.class);
+        Path log = Files.createTempFile("aclnn4j-jit", ".log");
+        String output;
+        List<String> events;
+        try {
+            output = ChildJvm.runWith(List.of("-Xlog:deoptimization=debug,jit+compilation=debug:file=" + log
+                    + ":uptime,level,tags"), JitStabilityTest.class);
+            events = Files.readAllLines(log);
+        } finally {
+            Files.deleteIfExists(log);
+        }
         double measuringFrom = Double.NaN;
         for (String line : output.lines().toList()) {
             if (line.startsWith(MEASURING)) {
@@ -68,7 +79,7 @@ class JitStabilityTest {
         Map<String, TreeSet<String>> versions = new TreeMap<>();
         Map<String, List<String>> reasons = new TreeMap<>();
         TreeSet<String> c2 = new TreeSet<>();
-        for (String line : output.lines().toList()) {
+        for (String line : events) {
             Matcher d = DEOPT.matcher(line);
             if (d.find() && !isHarness(d.group(3)) && Double.parseDouble(d.group(1)) >= measuringFrom) {
                 versions.computeIfAbsent(d.group(3), k -> new TreeSet<>()).add(d.group(2));
