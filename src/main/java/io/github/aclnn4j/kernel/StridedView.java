@@ -238,7 +238,8 @@ public final class StridedView {
         while (done < len) {
             if (panels && idx[last] == 0 && len - done >= dims[last]) {
                 int cols = (int) dims[last];
-                int rows = (int) Math.min(Math.min(dims[last - 1] - idx[last - 1], Scratch.COLUMN), (len - done) / cols);
+                int rows = (int) Math.min(Math.min(dims[last - 1] - idx[last - 1], Scratch.COLUMN),
+                        (len - done) / cols);
                 transposePanel(off, rows, cols, innerStride, buf, done, store);
                 done += rows * cols;
                 if (done == len) {

@@ -203,8 +203,9 @@ final class Checks {
         }
         if (startByte < 0 || endByte > block.byteSize()) {
             throw Status.invalid(op + ": " + name + " view (shape " + Shapes.str(dims) + ", strides "
-                    + Shapes.str(strides) + ", offset " + t.offset() + ") reaches outside its allocation: it spans bytes ["
-                    + startByte + ", " + endByte + ") of " + block.byteSize());
+                    + Shapes.str(strides) + ", offset " + t.offset()
+                    + ") reaches outside its allocation: it spans bytes [" + startByte + ", " + endByte + ") of "
+                    + block.byteSize());
         }
         MemorySegment segment;
         try {

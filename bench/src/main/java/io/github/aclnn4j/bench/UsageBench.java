@@ -140,7 +140,8 @@ public final class UsageBench {
     }
 
     /** PyTorch's median per line, from bench/torch_usage.py; nothing when torch is missing. */
-    private static void torch(List<Result> results, double seconds, String only) throws IOException, InterruptedException {
+    private static void torch(List<Result> results, double seconds, String only)
+            throws IOException, InterruptedException {
         String python = "/usr/bin/python3";
         List<String> command = new ArrayList<>(List.of(python, "bench/torch_usage.py", "--threads",
                 String.valueOf(Runtime.getRuntime().availableProcessors()), "--seconds", String.valueOf(seconds)));
@@ -190,7 +191,7 @@ public final class UsageBench {
             Double d = dense.get(r.call.denseKey());
             s.append(String.format(Locale.ROOT, "| %d | %s | %d | %.3f | %.3f | %s | %s | %s | %d |%n", r.call.line,
                     r.call.text.replaceFirst("^sweep ", ""), r.call.elements, r.ms[0], r.ms[1],
-                    Double.isNaN(torch) ? (r.torch.isEmpty() ? "" : r.torch) : String.format(Locale.ROOT, "%.3f", torch),
+                    Double.isNaN(torch) ? r.torch : String.format(Locale.ROOT, "%.3f", torch),
                     Double.isNaN(torch) ? "" : String.format(Locale.ROOT, "%.2f", torch / r.ms[1]),
                     d == null ? "" : String.format(Locale.ROOT, "%.2f", r.ms[1] / d), r.deopts));
         }

@@ -44,7 +44,8 @@ final class UsageChart {
             double log2 = Math.max(-MAX_LOG2, Math.min(MAX_LOG2, Math.log(r.ratio()) / Math.log(2)));
             double x0 = Math.min(zero, zero + log2 * unit);
             s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\">%s</text>%n", 6, y + 11, escape(r.label())));
-            s.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>%n",
+            s.append(String.format(Locale.ROOT,
+                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>%n",
                     x0, y + 2, Math.abs(log2 * unit), ROW_HEIGHT - 4, r.ratio() >= 1 ? "#4a4" : "#c44"));
             s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">%.2f</text>%n",
                     log2 >= 0 ? x0 + Math.abs(log2 * unit) + 3 : x0 - 32, y + 11, r.ratio()));
