@@ -92,9 +92,18 @@ public final class StridedView {
         return strides[dim];
     }
 
-    /** The logical rank as given at construction. */
-    int rank() {
-        return shape.length;
+    /**
+     * The logical dimension this view steps through fastest in memory: its smallest non-zero stride
+     * among dimensions longer than one (the first such on a tie); -1 for a single value.
+     */
+    public int innermostDimension() {
+        int inner = -1;
+        for (int d = 0; d < shape.length; d++) {
+            if (shape[d] > 1 && strides[d] != 0 && (inner < 0 || strides[d] < strides[inner])) {
+                inner = d;
+            }
+        }
+        return inner;
     }
 
     /** The same memory with its logical dimensions in {@code order} (dimension k of the result is {@code order[k]}). */

@@ -32,7 +32,7 @@ public final class Tiling {
             return new StridedView[][] {views};
         }
         int b = rank - 1;
-        if (innermostCount(shape, views, a) > innermostCount(shape, views, b)) {
+        if (innermostCount(views, a) > innermostCount(views, b)) {
             // most operands run along a: let the tiles' rows run along it, and the few operands
             // contiguous along b take the transposing path (StridedView's panels)
             b = a;
@@ -82,7 +82,7 @@ public final class Tiling {
             return -1;
         }
         for (StridedView view : views) {
-            int inner = innermost(shape, view);
+            int inner = view == null ? -1 : view.innermostDimension();
             if (inner >= 0 && inner != last) {
                 return inner;
             }
@@ -90,23 +90,11 @@ public final class Tiling {
         return -1;
     }
 
-    /** The dimension along which {@code view} has its smallest non-zero stride, or -1 (absent, one value). */
-    private static int innermost(long[] shape, StridedView view) {
-        int inner = -1;
-        for (int d = 0; view != null && d < shape.length; d++) {
-            long s = view.stride(d);
-            if (shape[d] > 1 && s != 0 && (inner < 0 || s < view.stride(inner))) {
-                inner = d;
-            }
-        }
-        return inner;
-    }
-
     /** How many operands have {@code dim} as their innermost memory dimension. */
-    private static int innermostCount(long[] shape, StridedView[] views, int dim) {
+    private static int innermostCount(StridedView[] views, int dim) {
         int n = 0;
         for (StridedView view : views) {
-            if (innermost(shape, view) == dim) {
+            if (view != null && view.innermostDimension() == dim) {
                 n++;
             }
         }

@@ -59,15 +59,11 @@ public final class BinaryCrossEntropyBackward {
         float scale = reduction == 1 ? (float) (1.0 / self.numel()) : 1f;
         // element-wise for every reduction (gradOutput carries it): tiled when the layouts disagree
         StridedView[][] pieces = Tiling.pieces(shape, g, x, y, w, o);
-        BceBackwardKernel[] kernels = new BceBackwardKernel[pieces.length];
+        Checks.Body[] kernels = new Checks.Body[pieces.length];
         for (int i = 0; i < pieces.length; i++) {
             StridedView[] p = pieces[i];
-            kernels[i] = new BceBackwardKernel(p[0], p[1], p[2], p[3], scale, p[4]);
+            kernels[i] = new BceBackwardKernel(p[0], p[1], p[2], p[3], scale, p[4])::run;
         }
-        return check.plan(0, self.numel(), ws -> {
-            for (BceBackwardKernel k : kernels) {
-                k.run(ws);
-            }
-        });
+        return check.plan(0, self.numel(), Checks.inSequence(kernels));
     }
 }

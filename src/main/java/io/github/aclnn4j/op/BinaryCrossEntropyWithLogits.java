@@ -62,16 +62,12 @@ public final class BinaryCrossEntropyWithLogits {
         StridedView o = check.view("out", out);
         if (mode == 0) { // element-wise: tiled when the layouts disagree
             StridedView[][] pieces = Tiling.pieces(shape, x, y, w, pw, o);
-            BceWithLogitsKernel[] kernels = new BceWithLogitsKernel[pieces.length];
+            Checks.Body[] kernels = new Checks.Body[pieces.length];
             for (int i = 0; i < pieces.length; i++) {
                 StridedView[] p = pieces[i];
-                kernels[i] = new BceWithLogitsKernel(p[0], p[1], p[2], p[3], compute, mode, p[4]);
+                kernels[i] = new BceWithLogitsKernel(p[0], p[1], p[2], p[3], compute, mode, p[4])::run;
             }
-            return check.plan(0, self.numel(), ws -> {
-                for (BceWithLogitsKernel k : kernels) {
-                    k.run(ws);
-                }
-            });
+            return check.plan(0, self.numel(), Checks.inSequence(kernels));
         }
         return check.plan(BceWithLogitsKernel.workspaceBytes(self.numel()), self.numel(),
                 new BceWithLogitsKernel(x, y, w, pw, compute, mode, o)::run);

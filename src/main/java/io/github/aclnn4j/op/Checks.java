@@ -243,6 +243,15 @@ final class Checks {
         void run(MemorySegment workspace);
     }
 
+    /** The bodies one after the other (the kernels of a call's tile-ordered pieces). */
+    static Body inSequence(Body[] bodies) {
+        return workspace -> {
+            for (Body b : bodies) {
+                b.run(workspace);
+            }
+        };
+    }
+
     private record KernelPlan(String operator, long workspaceSize, long elements, List<Plan.Use> uses, Body body)
             implements Plan {
         @Override

@@ -17,7 +17,7 @@ public final class Executor {
      * thread costs some 50 µs on a virtual machine, the time of about 2^16 elements of work (past
      * 2^15 the kernel still splits its work across the compute threads).
      */
-    public static final long INLINE_ELEMENTS = 1 << 16;
+    private static final long INLINE_ELEMENTS = 1 << 16;
 
     private final Plan plan;
     private boolean repeatable;

@@ -59,7 +59,7 @@ public final class PreluBackward {
         StridedView gi = check.view("gradInput", gradInput);
         long outer = self.rank() >= 2 ? self.dim(0) : 1;
         long inner = self.numel() / (outer * channels);
-        if (self.rank() >= 3 && channels > 1 && channelInnermost(self)) {
+        if (self.rank() >= 3 && channels > 1 && x.innermostDimension() == 1) {
             // NCHW views of NHWC memory: read as [N, H, W, C], channels innermost, as memory lies
             int[] order = new int[self.rank()];
             for (int k = 1; k < order.length - 1; k++) {
@@ -74,16 +74,5 @@ public final class PreluBackward {
         }
         PreluBackwardKernel.Layout layout = PreluBackwardKernel.Layout.of(outer, channels, inner, weights);
         return check.plan(layout.workspaceBytes(), self.numel(), new PreluBackwardKernel(g, x, w, gi, gw, layout)::run);
-    }
-
-    /** Whether self's channel dimension is the one it steps through fastest in memory. */
-    private static boolean channelInnermost(TensorDesc self) {
-        long[] strides = self.strides();
-        for (int d = 0; d < strides.length; d++) {
-            if (d != 1 && self.dim(d) > 1 && strides[d] <= strides[1]) {
-                return false;
-            }
-        }
-        return strides[1] > 0;
     }
 }
