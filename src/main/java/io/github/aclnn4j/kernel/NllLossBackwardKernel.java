@@ -2,7 +2,9 @@ package io.github.aclnn4j.kernel;
 
 import io.github.aclnn4j.runtime.Failure;
 import io.github.aclnn4j.runtime.Status;
+import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * NLLLossBackward: zeros everywhere except {@code out[i, t_i] = w[t_i]·(−g)} for each row whose
@@ -23,6 +25,8 @@ public final class NllLossBackwardKernel implements Parallel.Tasks {
     private final long ignoreIndex;
     private final boolean perRowGrad;
     private final StridedView out;
+    /** Weight and out are FLOAT runs, written by {@link #storeFloatRows}. */
+    private final boolean floatRuns;
     /** Each task zeroes a band of rows and writes their one value while the band is in cache. */
     private final long rowsPerTask;
 
@@ -45,34 +49,86 @@ public final class NllLossBackwardKernel implements Parallel.Tasks {
         this.ignoreIndex = ignoreIndex;
         this.perRowGrad = perRowGrad;
         this.out = out;
+        floatRuns = out.dtype() == DType.FLOAT && out.runStride() >= 0 && weight.dtype() == DType.FLOAT
+                && weight.runStride() >= 0;
         rowsPerTask = Math.max(1, FILL_BYTES / out.dtype().byteSize / Math.max(classes, 1));
     }
 
     /** Runs the whole call: checks every target, then writes the bands on the library's threads. */
     public void run(MemorySegment workspace) {
-        for (long i = 0; i < rows; i++) {
-            long t = target.getLong(i);
-            if (t != ignoreIndex && (t < 0 || t >= classes)) {
-                throw new Failure(Status.RUNTIME_ERROR, "aclnnNLLLossBackward: target[" + i + "] = " + t
-                        + " is out of range [0, " + classes + ") and is not ignoreIndex (" + ignoreIndex + ")");
+        long[] targets = Scratch.get().targets;
+        for (long first = 0; first < rows; first += targets.length) {
+            int n = (int) Math.min(targets.length, rows - first);
+            target.gatherLongs(first, targets, n);
+            for (int j = 0; j < n; j++) {
+                long t = targets[j];
+                if (t != ignoreIndex && (t < 0 || t >= classes)) {
+                    throw new Failure(Status.RUNTIME_ERROR, "aclnnNLLLossBackward: target[" + (first + j) + "] = " + t
+                            + " is out of range [0, " + classes + ") and is not ignoreIndex (" + ignoreIndex + ")");
+                }
             }
         }
         Parallel.forEach((rows + rowsPerTask - 1) / rowsPerTask, rowsPerTask * classes, this, workspace);
     }
 
-    /** One band of rows. */
+    /**
+     * One band of rows: zeroed, then its rows' values scattered a block at a time (targets read in
+     * bulk, weights gathered at them, one strided store per row that is not ignored).
+     */
     @Override
     public void task(long task, MemorySegment workspace) {
+        Scratch scratch = Scratch.get();
+        long[] targets = scratch.targets;
+        long[] positions = scratch.positions;
+        float[] grads = scratch.a;
+        float[] values = scratch.b;
         float shared = perRowGrad ? 0f : grad.get(0);
         float scale = reduction == 1 ? shared / totalWeight.get(0) : shared;
-        long first = task * rowsPerTask;
-        long end = Math.min(rows, first + rowsPerTask);
-        out.fill(first * classes, (end - first) * classes, 0f);
-        for (long i = first; i < end; i++) {
-            long t = target.getLong(i);
+        long bandStart = task * rowsPerTask;
+        long bandEnd = Math.min(rows, bandStart + rowsPerTask);
+        out.fill(bandStart * classes, (bandEnd - bandStart) * classes, 0f);
+        for (long first = bandStart; first < bandEnd; first += targets.length) {
+            int n = (int) Math.min(targets.length, bandEnd - first);
+            target.gatherLongs(first, targets, n);
+            if (perRowGrad) {
+                grad.gather(first, grads, n);
+            }
+            if (floatRuns) {
+                storeFloatRows(first, n, targets, grads, scale);
+                continue;
+            }
+            int kept = 0;
+            for (int j = 0; j < n; j++) {
+                long t = targets[j];
+                if (t != ignoreIndex) {
+                    targets[kept] = t;
+                    grads[kept] = perRowGrad ? grads[j] : scale;
+                    positions[kept] = (first + j) * classes + t;
+                    kept++;
+                }
+            }
+            weight.gatherAt(targets, values, kept);
+            for (int k = 0; k < kept; k++) {
+                values[k] *= -grads[k];
+            }
+            out.scatterAt(positions, values, kept);
+        }
+    }
+
+    /** Rows {@code [first, first + n)} for FLOAT runs: each value read and stored where it lies. */
+    private void storeFloatRows(long first, int n, long[] targets, float[] grads, float scale) {
+        MemorySegment w = weight.segment();
+        long wAt = weight.denseOffset(0);
+        long wStride = weight.runStride();
+        MemorySegment o = out.segment();
+        long oAt = out.denseOffset(0);
+        long oStride = out.runStride();
+        for (int j = 0; j < n; j++) {
+            long t = targets[j];
             if (t != ignoreIndex) {
-                float g = perRowGrad ? grad.get(i) : scale;
-                out.set(i * classes + t, weight.get(t) * -g);
+                float g = perRowGrad ? grads[j] : scale;
+                float value = w.get(ValueLayout.JAVA_FLOAT_UNALIGNED, wAt + t * wStride) * -g;
+                o.set(ValueLayout.JAVA_FLOAT_UNALIGNED, oAt + ((first + j) * classes + t) * oStride, value);
             }
         }
     }

@@ -32,6 +32,9 @@ final class Scratch {
     /** For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
     final long[] index = new long[16];
+    /** A block of NLL backward's targets, and where their rows' values go. */
+    final long[] targets = new long[Blocks.SIZE];
+    final long[] positions = new long[Blocks.SIZE];
     /** Most rows of a panel {@link StridedView} transposes through {@link #column} at a time. */
     static final int COLUMN = 256;
     /** One memory column of a panel on its way to or from a row buffer. */

@@ -126,6 +126,15 @@ public final class StridedView {
         return new StridedView(segment, base + elementShift * es, dtype, shape, strides);
     }
 
+    /**
+     * Bytes between consecutive logical elements when the view is one run, evenly spaced in memory
+     * (dense, stepped, or one value repeated: 0); -1 otherwise. Element {@code i} of such a view
+     * lies at {@code denseOffset(0) + i·runStride()}.
+     */
+    long runStride() {
+        return dims.length == 0 ? 0 : dims.length == 1 ? byteStrides[0] : -1;
+    }
+
     /** Byte offset of logical element {@code flat} of a {@linkplain #isDense() dense} view. */
     long denseOffset(long flat) {
         return base + flat * es;
@@ -175,6 +184,113 @@ public final class StridedView {
             case UINT8, BOOL -> segment.get(ValueLayout.JAVA_BYTE, off) & 0xFF;
             default -> (long) load(off);
         };
+    }
+
+    /**
+     * Reads integer elements {@code [start, start + n)} exactly into {@code dst[0, n)}, as
+     * {@link #getLong} does, with one loop per dtype for a view of one run.
+     */
+    public void gatherLongs(long start, long[] dst, int n) {
+        if (dims.length > 1) {
+            for (int i = 0; i < n; i++) {
+                dst[i] = getLong(start + i);
+            }
+            return;
+        }
+        long stride = dims.length == 0 ? 0 : byteStrides[0];
+        long off = base + start * stride;
+        switch (dtype) {
+            case INT64 -> {
+                if (stride == Long.BYTES) {
+                    MemorySegment.copy(segment, ValueLayout.JAVA_LONG_UNALIGNED, off, dst, 0, n);
+                } else {
+                    for (int i = 0; i < n; i++, off += stride) {
+                        dst[i] = segment.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
+                    }
+                }
+            }
+            case INT32 -> {
+                for (int i = 0; i < n; i++, off += stride) {
+                    dst[i] = segment.get(ValueLayout.JAVA_INT_UNALIGNED, off);
+                }
+            }
+            case UINT8 -> {
+                for (int i = 0; i < n; i++, off += stride) {
+                    dst[i] = segment.get(ValueLayout.JAVA_BYTE, off) & 0xFF;
+                }
+            }
+            default -> {
+                for (int i = 0; i < n; i++) {
+                    dst[i] = getLong(start + i);
+                }
+            }
+        }
+    }
+
+    /** Loads the logical elements {@code flat[0, n)}, in that order, into {@code dst[0, n)}. */
+    public void gatherAt(long[] flat, float[] dst, int n) {
+        if (dims.length > 1) {
+            for (int i = 0; i < n; i++) {
+                dst[i] = get(flat[i]);
+            }
+            return;
+        }
+        long stride = dims.length == 0 ? 0 : byteStrides[0];
+        switch (dtype) {
+            case FLOAT -> {
+                for (int i = 0; i < n; i++) {
+                    dst[i] = segment.get(F32, base + flat[i] * stride);
+                }
+            }
+            case BF16 -> {
+                for (int i = 0; i < n; i++) {
+                    dst[i] = HalfFloats.fromBf16(segment.get(I16, base + flat[i] * stride));
+                }
+            }
+            case FLOAT16 -> {
+                for (int i = 0; i < n; i++) {
+                    dst[i] = HalfFloats.fromHalf(segment.get(I16, base + flat[i] * stride));
+                }
+            }
+            default -> {
+                for (int i = 0; i < n; i++) {
+                    dst[i] = get(flat[i]);
+                }
+            }
+        }
+    }
+
+    /** Stores {@code src[0, n)} into the logical elements {@code flat[0, n)}. */
+    public void scatterAt(long[] flat, float[] src, int n) {
+        if (dims.length > 1) {
+            for (int i = 0; i < n; i++) {
+                set(flat[i], src[i]);
+            }
+            return;
+        }
+        long stride = dims.length == 0 ? 0 : byteStrides[0];
+        switch (dtype) {
+            case FLOAT -> {
+                for (int i = 0; i < n; i++) {
+                    segment.set(F32, base + flat[i] * stride, src[i]);
+                }
+            }
+            case BF16 -> {
+                for (int i = 0; i < n; i++) {
+                    segment.set(I16, base + flat[i] * stride, HalfFloats.toBf16(src[i]));
+                }
+            }
+            case FLOAT16 -> {
+                for (int i = 0; i < n; i++) {
+                    segment.set(I16, base + flat[i] * stride, HalfFloats.toHalf(src[i]));
+                }
+            }
+            default -> {
+                for (int i = 0; i < n; i++) {
+                    set(flat[i], src[i]);
+                }
+            }
+        }
     }
 
     /** Loads logical elements {@code [start, start + len)} into {@code dst[0, len)}. */
