@@ -33,6 +33,8 @@ public final class Parallel {
     private static final long RUNS_PER_THREAD = 4;
     /** Checks of its helpers a caller spins through before it parks: they usually finish together. */
     private static final int SPINS = 1 << 10;
+    /** How long an idle worker waits for the next job on its core before it parks. */
+    private static final long IDLE_SPIN_NANOS = 50_000;
 
     private static final AtomicInteger WORKER_COUNT = new AtomicInteger();
     /** Runs taken by workers rather than by the calling thread, summed once per job per worker. */
@@ -173,6 +175,21 @@ public final class Parallel {
             return true;
         }
 
+        /**
+         * Spins up to {@link #IDLE_SPIN_NANOS} for the next offer: true if one came. A program's
+         * calls come back to back, and a parked thread takes tens of microseconds to wake.
+         */
+        private boolean awaitOffer() {
+            long start = System.nanoTime();
+            while (mailbox == null && !stopping) {
+                if (System.nanoTime() - start > IDLE_SPIN_NANOS) {
+                    return false;
+                }
+                Thread.onSpinWait();
+            }
+            return true;
+        }
+
         void stop() {
             stopping = true;
             LockSupport.unpark(thread);
@@ -186,7 +203,9 @@ public final class Parallel {
                     if (stopping && MAILBOX.compareAndSet(this, (Job) null, STOPPED)) {
                         return;
                     }
-                    LockSupport.park(this);
+                    if (!awaitOffer()) {
+                        LockSupport.park(this);
+                    }
                 } else {
                     long runs = job.work();
                     if (runs > 0) {
