@@ -34,7 +34,7 @@ final class DirectOperands {
 
     /**
      * The direct loops read and write native memory only (they tell the JIT so, see
-     * VectorDirectMath): a tensor over a Java array, which host memory may be, goes through rows.
+     * VectorLanes): a tensor over a Java array, which host memory may be, goes through rows.
      */
     private static boolean denseNative(StridedView v) {
         return v.isDense() && v.segment().isNative();

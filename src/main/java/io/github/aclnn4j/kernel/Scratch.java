@@ -22,7 +22,7 @@ final class Scratch {
     final float[] fillRow = new float[Blocks.SIZE];
     /** Elements per run of the FLOAT16 direct loops, which widen their operands into floats first. */
     static final int STAGE = 2048;
-    /** The FLOAT16 direct loops' runs of widened operands (see {@link VectorDirectMath}). */
+    /** The FLOAT16 direct loops' runs of widened operands (see {@link VectorLanes}). */
     final float[] stageA = new float[STAGE];
     final float[] stageB = new float[STAGE];
     /** A run's softplus values, looked up for the 16-bit BCE-with-logits loops. */

@@ -8,7 +8,9 @@
  * <ul>
  * <li><b>Plan time decides the layout, run time only loops.</b> Phase 1 builds a kernel object per
  *     call with its views and chooses its path once: dense operands of one dtype take the
- *     {@link io.github.aclnn4j.kernel.DirectMath} loops straight over memory; anything else is
+ *     {@link io.github.aclnn4j.kernel.DirectMath} loops straight over memory (on the Vector API:
+ *     one class of loops per operator, {@code BceBackwardVectorLoops} and its siblings, sharing
+ *     only {@code VectorLanes}' species and sum helpers); anything else is
  *     gathered block by block into float rows, computed by
  *     {@link io.github.aclnn4j.kernel.BulkMath} (Vector API when present, plain Java otherwise)
  *     and scattered back. Both compute the same operations per element.</li>

@@ -1,0 +1,127 @@
+package io.github.aclnn4j.kernel;
+
+import static io.github.aclnn4j.kernel.VectorLanes.*;
+
+import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.HalfFloats;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+
+/**
+ * PReLU backward's Vector API loops for {@link VectorDirectMath}: the gradient and the sum of
+ * {@code min(x, 0)·g} per dtype; see {@link VectorLanes} for the rules they follow.
+ */
+final class PreluBackwardVectorLoops {
+    private PreluBackwardVectorLoops() {}
+
+    static double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
+            long outAt, int n) {
+        return switch (dtype) {
+            case FLOAT -> preluF32(x, xAt, g, gAt, w, out, outAt, n);
+            case BF16 -> preluBf16(x, xAt, g, gAt, w, out, outAt, n);
+            case FLOAT16 -> preluF16(x, xAt, g, gAt, w, out, outAt, n);
+            default -> throw unsupported(dtype);
+        };
+    }
+
+    private static double preluF32(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
+            long outAt, int n) {
+        x = (MemorySegment) NATIVE.cast(x);
+        g = (MemorySegment) NATIVE.cast(g);
+        out = (MemorySegment) NATIVE.cast(out);
+        DoubleVector acc = DoubleVector.zero(D);
+        for (int i = 0; i < n; i += FD.length()) {
+            long o = 4L * i;
+            FloatVector xv = FloatVector.fromMemorySegment(FD, x, xAt + o, ORDER);
+            FloatVector gv = FloatVector.fromMemorySegment(FD, g, gAt + o, ORDER);
+            VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
+            acc = ((DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0)) // min(x, 0): preluBf16
+                    .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0), acc);
+            gv.mul(w).blend(gv, up).intoMemorySegment(out, outAt + o, ORDER);
+        }
+        double[] lanes = Scratch.get().lanes;
+        acc.intoArray(lanes, 0);
+        return VectorBulkMath.sumLanes(lanes);
+    }
+
+    private static double preluBf16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
+            long outAt, int n) {
+        x = (MemorySegment) NATIVE.cast(x);
+        g = (MemorySegment) NATIVE.cast(g);
+        out = (MemorySegment) NATIVE.cast(out);
+        Scratch scratch = Scratch.get();
+        double[] lanes = scratch.lanes;
+        Arrays.fill(lanes, 0, D.length(), 0.0);
+        // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
+        for (long chunk = 0, end = 2L * n; chunk < end; chunk += 2 * SUM_CHUNK) {
+            FloatVector acc0 = FloatVector.zero(F);
+            FloatVector acc1 = FloatVector.zero(F);
+            for (long o = chunk, stop = Math.min(end, chunk + 2 * SUM_CHUNK); o < stop; o += F_BYTES) {
+                IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
+                IntVector gp = IntVector.fromMemorySegment(I, g, gAt + o, ORDER);
+                FloatVector x0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector x1 = xp.and(HIGH).reinterpretAsFloats();
+                FloatVector g0 = gp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector g1 = gp.and(HIGH).reinterpretAsFloats();
+                // min(x, 0) as a blend on the mask gradInput needs anyway: the same value, NaN and
+                // -0 included, in one operation where Java's min takes five on AVX2
+                VectorMask<Float> up0 = x0.compare(VectorOperators.GT, 0f);
+                VectorMask<Float> up1 = x1.compare(VectorOperators.GT, 0f);
+                acc0 = x0.blend(0f, up0).fma(g0, acc0);
+                acc1 = x1.blend(0f, up1).fma(g1, acc1);
+                // gradInput is g or w·g, both exact in float; BFLOAT16 rounding as in bceUniformBf16,
+                // NaN found as in groupNormUpdateBf16
+                FloatVector f0 = g0.mul(w).blend(g0, up0);
+                FloatVector f1 = g1.mul(w).blend(g1, up1);
+                IntVector r0 = f0.reinterpretAsInts();
+                IntVector r1 = f1.reinterpretAsInts();
+                r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, f0.compare(VectorOperators.NE, f0).cast(I));
+                r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, f1.compare(VectorOperators.NE, f1).cast(I));
+                r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
+            }
+            acc0.intoArray(scratch.chunkLanes, 0);
+            acc1.intoArray(scratch.chunkLanes, F.length());
+            addChunkLanes(lanes, scratch.chunkLanes, 2);
+        }
+        return VectorBulkMath.sumLanes(lanes);
+    }
+
+    private static double preluF16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
+            long outAt, int n) {
+        out = (MemorySegment) NATIVE.cast(out); // for toHalves, which rows also give heap segments
+        Scratch scratch = Scratch.get();
+        float[] xs = scratch.stageA;
+        float[] gs = scratch.stageB;
+        double[] lanes = scratch.lanes;
+        Arrays.fill(lanes, 0, D.length(), 0.0);
+        // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double;
+        // each chunk widened and narrowed in runs of NARROW_RUN, its lanes carried through scratch
+        for (int chunk = 0; chunk < n; chunk += SUM_CHUNK) {
+            int chunkEnd = Math.min(chunk + SUM_CHUNK, n);
+            FloatVector.zero(F).intoArray(scratch.chunkLanes, 0);
+            for (int run = chunk; run < chunkEnd; run += NARROW_RUN) {
+                int len = Math.min(NARROW_RUN, chunkEnd - run);
+                widenPair(x, xAt + 2L * run, g, gAt + 2L * run, xs, gs, len);
+                FloatVector part = FloatVector.fromArray(F, scratch.chunkLanes, 0);
+                for (int i = 0; i < len; i += F.length()) {
+                    FloatVector xv = FloatVector.fromArray(F, xs, i);
+                    FloatVector gv = FloatVector.fromArray(F, gs, i);
+                    VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
+                    part = xv.blend(0f, up).fma(gv, part); // min(x, 0), as in preluBf16
+                    gv.mul(w).blend(gv, up).intoArray(gs, i);
+                }
+                part.intoArray(scratch.chunkLanes, 0);
+                HalfFloats.toHalves(gs, 0, out, outAt + 2L * run, len);
+            }
+            addChunkLanes(lanes, scratch.chunkLanes, 1);
+        }
+        return VectorBulkMath.sumLanes(lanes);
+    }
+}
