@@ -60,6 +60,22 @@ public interface BulkMath {
      */
     void sumAndDot(float[] a, float[] b, int from, int to, double[] out);
 
+    /**
+     * {@link #sumAndDot} of each of {@code rows} rows of {@code length} elements laid end to end
+     * from index 0: row r's sums into {@code out[2r]} and {@code out[2r + 1]}, with the bits
+     * sumAndDot gives for that row. One call for a group of short rows (GroupNorm's 7×7 maps).
+     */
+    void sumAndDotRows(float[] a, float[] b, int rows, int length, double[] out);
+
+    /** {@link #affine} of each of {@code rows} rows of {@code length} elements from index 0, row r with {@code ca[r]}. */
+    void affineRows(float[] a, float[] b, int rows, int length, double[] ca, double cb, double bias);
+
+    /**
+     * {@link #groupNormUpdate} of each of {@code rows} rows of {@code length} elements from index
+     * 0, row r with {@code cdy[r]}.
+     */
+    void groupNormUpdateRows(float[] dy, float[] x, int rows, int length, float[] cdy, float cx, float mean, float k);
+
     /** Picks the implementation. */
     final class Loader {
         private Loader() {}

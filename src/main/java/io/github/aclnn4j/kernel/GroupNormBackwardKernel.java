@@ -92,20 +92,25 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         long i = task / group;
         long g = task % group;
         long firstRow = i * c + g * d;
+        float[] gammas = null; // the group's gamma values, or null for all ones
+        if (gamma != null) {
+            gammas = Scratch.get().weights((int) d);
+            gamma.gather(g * d, gammas, (int) d);
+        }
         if (direct && hxw >= MIN_DIRECT_ROW) {
-            directGroup(dy, x, mean, rstd, gamma, c, hxw, d, i, g, task, gradInput, workspace);
+            directGroup(dy, x, mean, rstd, gammas, c, hxw, d, i, g, task, gradInput, workspace);
         } else if (d * hxw <= CACHED_GROUP) {
-            cachedGroup(dy, x, mean, rstd, gamma, c, hxw, d, i, g, task, gradInput, workspace);
+            cachedGroup(dy, x, mean, rstd, gammas, c, hxw, d, i, g, task, gradInput, workspace);
         } else {
             for (long row = firstRow; row < firstRow + d; row++) {
                 rowSums(dy, x, row, hxw, 0, workspace);
             }
             if (gradInput != null) {
-                double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
+                double[] coef = coefficients(mean, rstd, gammas, c, hxw, d, i, g, task, workspace);
                 float mu = mean.get(task);
-                for (long ch = g * d; ch < (g + 1) * d; ch++) {
-                    double coefDy = coef[0] * (gamma == null ? 1 : gamma.get(ch));
-                    rowGradInput(dy, x, gradInput, i * c + ch, hxw, 0, coefDy, coef[1], coef[2], mu, coef[3]);
+                for (int r = 0; r < d; r++) {
+                    double coefDy = coef[0] * (gammas == null ? 1 : gammas[r]);
+                    rowGradInput(dy, x, gradInput, firstRow + r, hxw, 0, coefDy, coef[1], coef[2], mu, coef[3]);
                 }
             }
         }
@@ -133,41 +138,45 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
     /** Groups of up to this many elements are gathered once and kept for the gradInput pass. */
     private static final long CACHED_GROUP = 1 << 16;
 
-    /** One (n, group) whose dy and x fit a per-thread buffer: read once, summed, updated in place, written. */
+    /**
+     * One (n, group) whose dy and x fit a per-thread buffer: read once, its rows summed and updated
+     * in place by one bulk call each, written.
+     */
     private static void cachedGroup(StridedView dy, StridedView x, StridedView mean, StridedView rstd,
-            StridedView gamma, long c, long hxw, long d, long i, long g, long task, StridedView gradInput,
+            float[] gammas, long c, long hxw, long d, long i, long g, long task, StridedView gradInput,
             MemorySegment workspace) {
         int len = (int) (d * hxw);
+        int rows = (int) d;
         int row = (int) hxw;
-        long first = (i * c + g * d) * hxw;
+        long firstRow = i * c + g * d;
         Scratch s = Scratch.get();
         s.ensureGroupRows(len);
         float[] a = s.groupA;
         float[] b = s.groupB;
-        dy.gather(first, a, len);
-        x.gather(first, b, len);
-        double[] sums = s.sums(2);
-        for (int r = 0; r < d; r++) {
-            BulkMath.INSTANCE.sumAndDot(a, b, r * row, (r + 1) * row, sums);
-            workspace.setAtIndex(F64, 2 * (i * c + g * d + r), sums[0]);
-            workspace.setAtIndex(F64, 2 * (i * c + g * d + r) + 1, sums[1]);
-        }
+        dy.gather(firstRow * hxw, a, len);
+        x.gather(firstRow * hxw, b, len);
+        double[] sums = s.sums(2 * rows);
+        BulkMath.INSTANCE.sumAndDotRows(a, b, rows, row, sums);
+        MemorySegment.copy(sums, 0, workspace, F64, 16 * firstRow, 2 * rows);
         if (gradInput == null) {
             return;
         }
-        double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
-        boolean half = gradInput.dtype() != DType.FLOAT;
+        double[] coef = coefficients(mean, rstd, gammas, c, hxw, d, i, g, task, workspace);
         float mu = mean.get(task);
-        for (int r = 0; r < d; r++) {
-            double coefDy = coef[0] * (gamma == null ? 1 : gamma.get(g * d + r));
-            if (half) {
-                BulkMath.INSTANCE.groupNormUpdate(a, b, r * row, (r + 1) * row, (float) coefDy, (float) coef[1], mu,
-                        (float) coef[3]);
-            } else {
-                BulkMath.INSTANCE.affine(a, b, r * row, (r + 1) * row, coefDy, coef[1], coef[2]);
+        if (gradInput.dtype() != DType.FLOAT) {
+            float[] cdy = s.rowScalesFloat(rows);
+            for (int r = 0; r < rows; r++) {
+                cdy[r] = (float) (coef[0] * (gammas == null ? 1 : gammas[r]));
             }
+            BulkMath.INSTANCE.groupNormUpdateRows(a, b, rows, row, cdy, (float) coef[1], mu, (float) coef[3]);
+        } else {
+            double[] cdy = s.rowScales(rows);
+            for (int r = 0; r < rows; r++) {
+                cdy[r] = coef[0] * (gammas == null ? 1 : gammas[r]);
+            }
+            BulkMath.INSTANCE.affineRows(a, b, rows, row, cdy, coef[1], coef[2]);
         }
-        gradInput.scatter(first, a, len);
+        gradInput.scatter(firstRow * hxw, a, len);
     }
 
     /**
@@ -175,16 +184,17 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
      * with {@code dx = rstd·γ·dy + b·x + c0 = rstd·γ·dy + b·(x − mean) + k}. The array is
      * per-thread scratch.
      */
-    private static double[] coefficients(StridedView mean, StridedView rstd, StridedView gamma, long c, long hxw,
+    private static double[] coefficients(StridedView mean, StridedView rstd, float[] gammas, long c, long hxw,
             long d, long i, long g, long task, MemorySegment workspace) {
         double mu = mean.get(task);
         double rs = rstd.get(task);
         double s1 = 0;
         double s2 = 0;
-        for (long ch = g * d; ch < (g + 1) * d; ch++) {
-            double gm = gamma == null ? 1 : gamma.get(ch);
-            s1 += gm * workspace.getAtIndex(F64, 2 * (i * c + ch));
-            s2 += gm * workspace.getAtIndex(F64, 2 * (i * c + ch) + 1);
+        long firstRow = i * c + g * d;
+        for (int r = 0; r < d; r++) {
+            double gm = gammas == null ? 1 : gammas[r];
+            s1 += gm * workspace.getAtIndex(F64, 2 * (firstRow + r));
+            s2 += gm * workspace.getAtIndex(F64, 2 * (firstRow + r) + 1);
         }
         double m = (double) d * hxw;
         double coefX = (s1 * mu - s2) * rs * rs * rs / m;
@@ -205,7 +215,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
      * the last elements of each row.
      */
     private static void directGroup(StridedView dy, StridedView x, StridedView mean, StridedView rstd,
-            StridedView gamma, long c, long hxw, long d, long i, long g, long task, StridedView gradInput,
+            float[] gammas, long c, long hxw, long d, long i, long g, long task, StridedView gradInput,
             MemorySegment workspace) {
         DirectMath math = DirectOperands.math();
         DType dt = dy.dtype();
@@ -222,7 +232,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         if (gradInput == null) {
             return;
         }
-        double[] coef = coefficients(mean, rstd, gamma, c, hxw, d, i, g, task, workspace);
+        double[] coef = coefficients(mean, rstd, gammas, c, hxw, d, i, g, task, workspace);
         double rs = coef[0];
         double coefX = coef[1];
         double bias = coef[2];
@@ -230,7 +240,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         float mu = mean.get(task);
         if (dt == DType.FLOAT) {
             for (long r = 0; r < d; r++) {
-                double coefDy = rs * (gamma == null ? 1 : gamma.get(g * d + r));
+                double coefDy = rs * (gammas == null ? 1 : gammas[(int) r]);
                 for (long done = 0; done < part; done += Blocks.SIZE) { // Blocks.SIZE is a multiple of step()
                     long start = (firstRow + r) * hxw + done;
                     math.affine(dt, dy.segment(), dy.denseOffset(start), x.segment(), x.denseOffset(start), coefDy,
@@ -243,7 +253,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
             for (long r0 = 0; r0 < d; r0 += UPDATE_ROWS) {
                 int rows = (int) Math.min(UPDATE_ROWS, d - r0);
                 for (int r = 0; r < rows; r++) {
-                    cdy[r] = (float) (rs * (gamma == null ? 1 : gamma.get(g * d + r0 + r)));
+                    cdy[r] = (float) (rs * (gammas == null ? 1 : gammas[(int) r0 + r]));
                 }
                 long start = (firstRow + r0) * hxw;
                 math.groupNormUpdate(dt, dy.segment(), dy.denseOffset(start), x.segment(), x.denseOffset(start), rows,
@@ -253,7 +263,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         }
         if (part < hxw) {
             for (long r = 0; r < d; r++) {
-                double coefDy = rs * (gamma == null ? 1 : gamma.get(g * d + r));
+                double coefDy = rs * (gammas == null ? 1 : gammas[(int) r]);
                 rowGradInput(dy, x, gradInput, firstRow + r, hxw, part, coefDy, coefX, bias, mu, k);
             }
         }

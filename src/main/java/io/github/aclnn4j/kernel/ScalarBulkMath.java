@@ -94,4 +94,33 @@ final class ScalarBulkMath implements BulkMath {
             dy[i] = Math.fma(cx, x[i] - mean, Math.fma(cdy, dy[i], k));
         }
     }
+
+    @Override
+    public void sumAndDotRows(float[] a, float[] b, int rows, int length, double[] out) {
+        for (int r = 0, from = 0; r < rows; r++, from += length) {
+            double s = 0;
+            double d = 0;
+            for (int i = from; i < from + length; i++) {
+                s += a[i];
+                d += (double) a[i] * b[i];
+            }
+            out[2 * r] = s;
+            out[2 * r + 1] = d;
+        }
+    }
+
+    @Override
+    public void affineRows(float[] a, float[] b, int rows, int length, double[] ca, double cb, double bias) {
+        for (int r = 0; r < rows; r++) {
+            affine(a, b, r * length, (r + 1) * length, ca[r], cb, bias);
+        }
+    }
+
+    @Override
+    public void groupNormUpdateRows(float[] dy, float[] x, int rows, int length, float[] cdy, float cx, float mean,
+            float k) {
+        for (int r = 0; r < rows; r++) {
+            groupNormUpdate(dy, x, r * length, (r + 1) * length, cdy[r], cx, mean, k);
+        }
+    }
 }

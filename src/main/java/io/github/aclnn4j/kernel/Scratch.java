@@ -64,6 +64,8 @@ final class Scratch {
 
     private double[] sums = new double[0];
     private float[] weights = new float[0];
+    private double[] rowScales = new double[0];
+    private float[] rowScalesFloat = new float[0];
     /** A GroupNorm group's dy and x; see {@link #ensureGroupRows}. */
     float[] groupA = new float[0];
     float[] groupB = new float[0];
@@ -97,6 +99,22 @@ final class Scratch {
         }
         java.util.Arrays.fill(sums, 0, n, 0.0);
         return sums;
+    }
+
+    /** An array of at least {@code n} doubles for per-row factors (GroupNorm's dy coefficients), reused across calls. */
+    double[] rowScales(int n) {
+        if (rowScales.length < n) {
+            rowScales = new double[Math.max(n, 2 * rowScales.length)];
+        }
+        return rowScales;
+    }
+
+    /** As {@link #rowScales}, in float, for the 16-bit types' fp32 update. */
+    float[] rowScalesFloat(int n) {
+        if (rowScalesFloat.length < n) {
+            rowScalesFloat = new float[Math.max(n, 2 * rowScalesFloat.length)];
+        }
+        return rowScalesFloat;
     }
 
     /** Grows {@link #groupA} and {@link #groupB} to at least {@code n} elements. */

@@ -256,6 +256,19 @@ final class VectorBulkMath implements BulkMath {
 
     @Override
     public void sumAndDot(float[] a, float[] b, int from, int to, double[] out) {
+        sumAndDotRow(a, b, from, to, out, 0, Scratch.get().lanes);
+    }
+
+    @Override
+    public void sumAndDotRows(float[] a, float[] b, int rows, int length, double[] out) {
+        double[] lanes = Scratch.get().lanes;
+        for (int r = 0; r < rows; r++) {
+            sumAndDotRow(a, b, r * length, (r + 1) * length, out, 2 * r, lanes);
+        }
+    }
+
+    /** {@link #sumAndDot} into {@code out[at]} and {@code out[at + 1]}, its lanes summed through {@code lanes}. */
+    private static void sumAndDotRow(float[] a, float[] b, int from, int to, double[] out, int at, double[] lanes) {
         DoubleVector sum = DoubleVector.zero(D);
         DoubleVector dot = DoubleVector.zero(D);
         int i = from;
@@ -265,7 +278,6 @@ final class VectorBulkMath implements BulkMath {
             sum = sum.add(ad);
             dot = ad.fma(bd, dot);
         }
-        double[] lanes = Scratch.get().lanes;
         sum.intoArray(lanes, 0);
         double s = sumLanes(lanes);
         dot.intoArray(lanes, 0);
@@ -274,8 +286,23 @@ final class VectorBulkMath implements BulkMath {
             s += a[i];
             d += (double) a[i] * b[i];
         }
-        out[0] = s;
-        out[1] = d;
+        out[at] = s;
+        out[at + 1] = d;
+    }
+
+    @Override
+    public void affineRows(float[] a, float[] b, int rows, int length, double[] ca, double cb, double bias) {
+        for (int r = 0; r < rows; r++) {
+            affine(a, b, r * length, (r + 1) * length, ca[r], cb, bias);
+        }
+    }
+
+    @Override
+    public void groupNormUpdateRows(float[] dy, float[] x, int rows, int length, float[] cdy, float cx, float mean,
+            float k) {
+        for (int r = 0; r < rows; r++) {
+            groupNormUpdate(dy, x, r * length, (r + 1) * length, cdy[r], cx, mean, k);
+        }
     }
 
     /**

@@ -40,6 +40,49 @@ class BulkMathAgreementTest {
         assertArrayEquals(accScalar, acc, BulkMath.INSTANCE.name() + ": channel sums");
     }
 
+    static Stream<Arguments> rowShapes() {
+        return Stream.of(Arguments.of(16, 49), Arguments.of(8, 196), Arguments.of(3, 1), Arguments.of(5, 17),
+                Arguments.of(1, 1024), Arguments.of(64, 7));
+    }
+
+    /** The row-batched GroupNorm loops give, row for row, the bits of their one-row forms. */
+    @ParameterizedTest(name = "{0} rows of {1}")
+    @MethodSource("rowShapes")
+    void rowBatchesMatchSingleRows(int rows, int length) {
+        SplittableRandom r = new SplittableRandom(31L * rows + length);
+        int n = rows * length;
+        float[] a = values(r, n);
+        float[] b = values(r, n);
+        double[] scales = new double[rows];
+        float[] floatScales = new float[rows];
+        for (int i = 0; i < rows; i++) {
+            scales[i] = r.nextGaussian();
+            floatScales[i] = (float) r.nextGaussian();
+        }
+        for (BulkMath math : new BulkMath[] {BulkMath.INSTANCE, SCALAR}) {
+            double[] batched = new double[2 * rows];
+            double[] single = new double[2 * rows];
+            double[] pair = new double[2];
+            math.sumAndDotRows(a, b, rows, length, batched);
+            float[] affineBatched = a.clone();
+            float[] affineSingle = a.clone();
+            float[] updateBatched = a.clone();
+            float[] updateSingle = a.clone();
+            math.affineRows(affineBatched, b, rows, length, scales, 0.75, -0.5);
+            math.groupNormUpdateRows(updateBatched, b, rows, length, floatScales, 0.3f, 0.1f, -0.2f);
+            for (int i = 0; i < rows; i++) {
+                math.sumAndDot(a, b, i * length, (i + 1) * length, pair);
+                single[2 * i] = pair[0];
+                single[2 * i + 1] = pair[1];
+                math.affine(affineSingle, b, i * length, (i + 1) * length, scales[i], 0.75, -0.5);
+                math.groupNormUpdate(updateSingle, b, i * length, (i + 1) * length, floatScales[i], 0.3f, 0.1f, -0.2f);
+            }
+            assertArrayEquals(single, batched, math.name() + ": sumAndDotRows");
+            assertArrayEquals(affineSingle, affineBatched, math.name() + ": affineRows");
+            assertArrayEquals(updateSingle, updateBatched, math.name() + ": groupNormUpdateRows");
+        }
+    }
+
     private static float[] values(SplittableRandom r, int n) {
         float[] v = new float[n];
         for (int i = 0; i < n; i++) {
