@@ -37,6 +37,16 @@ public final class CaseContext implements AutoCloseable {
         return add(DeviceTensor.output(name, type, layout(shape, false)));
     }
 
+    /** An input in {@code layout}, its allocation filled from {@code values}. */
+    public DeviceTensor input(String name, StoredType type, StridedLayout layout, DoubleSupplier values) {
+        return add(DeviceTensor.input(name, type, layout, values));
+    }
+
+    /** An output in {@code layout}, filled with the sentinel. */
+    public DeviceTensor output(String name, StoredType type, StridedLayout layout) {
+        return add(DeviceTensor.output(name, type, layout));
+    }
+
     private StridedLayout layout(long[] shape, boolean mayExpand) {
         return random.dense() ? StridedLayout.dense(random.rng, shape) : StridedLayout.random(random.rng, shape, mayExpand);
     }

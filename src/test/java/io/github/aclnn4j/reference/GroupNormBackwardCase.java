@@ -14,6 +14,8 @@ import java.util.List;
  * are passed as null or as tensors that must stay untouched).
  */
 public final class GroupNormBackwardCase {
+    private static final String[] OUT_NAMES = {"gradInput", "gradGammaOut", "gradBetaOut"};
+
     private GroupNormBackwardCase() {}
 
     public static long[][] run(long seed, int maxNumel) {
@@ -48,48 +50,88 @@ public final class GroupNormBackwardCase {
             DeviceTensor rstd = ctx.input("rstd", type, statsShape, () -> r.uniform(0.2, 3));
             DeviceTensor gamma = hasGamma ? ctx.input("gamma", type, new long[] {c}, () -> r.uniform(-2, 2)) : null;
             long[][] outShapes = {input.layout.shape(), {c}, {c}};
-            String[] outNames = {"gradInput", "gradGammaOut", "gradBetaOut"};
             DeviceTensor[] outs = new DeviceTensor[3];
             for (int k = 0; k < 3; k++) {
                 if (mask[k] || r.nextBoolean()) {
-                    outs[k] = ctx.output(outNames[k], type, outShapes[k]);
+                    outs[k] = ctx.output(OUT_NAMES[k], type, outShapes[k]);
                 }
             }
-
-            AclBoolArray outputMask = Acl.createBoolArray(mask, 3);
-            try {
-                Launch.run(ctx::describe, r.oneIn(4),
-                        (ws, ex) -> Aclnn.groupNormBackwardGetWorkspaceSize(gradOut.tensor, input.tensor, mean.tensor,
-                                rstd.tensor, hasGamma ? gamma.tensor : null, n, c, hxw, group, outputMask,
-                                tensorOf(outs[0]), tensorOf(outs[1]), tensorOf(outs[2]), ws, ex),
-                        Aclnn::groupNormBackward);
-            } finally {
-                Acl.destroyBoolArray(outputMask);
-            }
-
-            Reference.GroupNormGrads expected = Reference.groupNormBackward(gradOut.values(), input.values(),
-                    mean.values(), rstd.values(), hasGamma ? gamma.values() : null, n, c, hxw, group);
-            Reference.Expected[] expectedOuts = {expected.gradInput(), expected.gradGamma(), expected.gradBeta()};
-            List<long[]> results = new ArrayList<>();
-            for (int k = 0; k < 3; k++) {
-                if (outs[k] == null) {
-                    continue;
-                }
-                if (mask[k]) {
-                    long[] bits = outs[k].readOutputBits();
-                    Compare.check(outNames[k], type, expectedOuts[k], bits, ctx);
-                    results.add(bits);
-                } else {
-                    outs[k].assertUntouched();
-                }
-            }
-            for (DeviceTensor t : Arrays.asList(gradOut, input, mean, rstd, gamma)) {
-                if (t != null) {
-                    t.assertUntouched();
-                }
-            }
-            return results.toArray(long[][]::new);
+            return launchAndCheck(ctx, type, gradOut, input, mean, rstd, gamma, n, c, hxw, group, mask, outs);
         }
+    }
+
+    /**
+     * A case whose gradOut and input are {@code [N, C, H, W]} views of channels-last memory, as
+     * PyTorch's {@code channels_last} tensors are, with gradInput channels-last or contiguous;
+     * mean, rstd and gamma contiguous.
+     */
+    public static long[][] runChannelsLast(long seed, boolean gradInputChannelsLast) {
+        try (CaseContext ctx = new CaseContext("aclnnGroupNormBackward channels-last", seed)) {
+            CaseRandom r = ctx.random;
+            int group = r.nextInt(1, 5);
+            int c = group * r.nextInt(1, 9);
+            int n = r.nextInt(1, 4);
+            long[] shape = {n, c, r.nextInt(1, 12), r.nextInt(2, 12)};
+            int hxw = (int) (shape[2] * shape[3]);
+            StoredType type = r.floatType();
+            boolean hasGamma = r.nextBoolean();
+            boolean[] mask = {true, r.nextBoolean(), r.nextBoolean()};
+            ctx.note("shape", Arrays.toString(shape));
+            ctx.note("group", group);
+            ctx.note("mask", Arrays.toString(mask));
+            StridedLayout last = StridedLayout.channelsLast(shape);
+            DeviceTensor gradOut = ctx.input("gradOut", type, last, () -> r.uniform(-2, 2));
+            DeviceTensor input = ctx.input("input", type, last, () -> r.uniform(-3, 3));
+            long[] stats = {n, group};
+            DeviceTensor mean = ctx.input("mean", type, StridedLayout.contiguous(stats), () -> r.uniform(-1, 1));
+            DeviceTensor rstd = ctx.input("rstd", type, StridedLayout.contiguous(stats), () -> r.uniform(0.2, 3));
+            DeviceTensor gamma = hasGamma
+                    ? ctx.input("gamma", type, StridedLayout.contiguous(new long[] {c}), () -> r.uniform(-2, 2)) : null;
+            DeviceTensor[] outs = {
+                ctx.output("gradInput", type, gradInputChannelsLast ? last : StridedLayout.contiguous(shape)),
+                mask[1] ? ctx.output("gradGammaOut", type, StridedLayout.contiguous(new long[] {c})) : null,
+                mask[2] ? ctx.output("gradBetaOut", type, StridedLayout.contiguous(new long[] {c})) : null};
+            return launchAndCheck(ctx, type, gradOut, input, mean, rstd, gamma, n, c, hxw, group, mask, outs);
+        }
+    }
+
+    /** Runs the operator on the case's tensors, then checks every output against the reference. */
+    private static long[][] launchAndCheck(CaseContext ctx, StoredType type, DeviceTensor gradOut, DeviceTensor input,
+            DeviceTensor mean, DeviceTensor rstd, DeviceTensor gamma, int n, int c, int hxw, int group, boolean[] mask,
+            DeviceTensor[] outs) {
+        boolean hasGamma = gamma != null;
+        AclBoolArray outputMask = Acl.createBoolArray(mask, 3);
+        try {
+            Launch.run(ctx::describe, ctx.random.oneIn(4),
+                    (ws, ex) -> Aclnn.groupNormBackwardGetWorkspaceSize(gradOut.tensor, input.tensor, mean.tensor,
+                            rstd.tensor, hasGamma ? gamma.tensor : null, n, c, hxw, group, outputMask,
+                            tensorOf(outs[0]), tensorOf(outs[1]), tensorOf(outs[2]), ws, ex),
+                    Aclnn::groupNormBackward);
+        } finally {
+            Acl.destroyBoolArray(outputMask);
+        }
+        Reference.GroupNormGrads expected = Reference.groupNormBackward(gradOut.values(), input.values(),
+                mean.values(), rstd.values(), hasGamma ? gamma.values() : null, n, c, hxw, group);
+        Reference.Expected[] expectedOuts = {expected.gradInput(), expected.gradGamma(), expected.gradBeta()};
+        List<long[]> results = new ArrayList<>();
+        for (int k = 0; k < 3; k++) {
+            if (outs[k] == null) {
+                continue;
+            }
+            if (mask[k]) {
+                long[] bits = outs[k].readOutputBits();
+                Compare.check(OUT_NAMES[k], type, expectedOuts[k], bits, ctx);
+                results.add(bits);
+            } else {
+                outs[k].assertUntouched();
+            }
+        }
+        for (DeviceTensor t : Arrays.asList(gradOut, input, mean, rstd, gamma)) {
+            if (t != null) {
+                t.assertUntouched();
+            }
+        }
+        return results.toArray(long[][]::new);
     }
 
     private static AclTensor tensorOf(DeviceTensor t) {

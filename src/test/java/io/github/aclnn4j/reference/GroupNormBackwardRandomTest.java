@@ -22,4 +22,15 @@ class GroupNormBackwardRandomTest {
     void matchesReference(long seed) {
         GroupNormBackwardCase.run(seed, RandomCases.MAX_NUMEL);
     }
+
+    static LongStream channelsLastSeeds() {
+        return LongStream.range(0, 100).map(i -> 0x4100_0000L + i);
+    }
+
+    /** NHWC memory read as NCHW views, gradInput written channels-last (even seeds) or contiguous. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("channelsLastSeeds")
+    void channelsLastMatchesReference(long seed) {
+        GroupNormBackwardCase.runChannelsLast(seed, seed % 2 == 0);
+    }
 }

@@ -37,6 +37,24 @@ public record StridedLayout(long[] shape, long[] strides, boolean nullStrides, l
     }
 
     /**
+     * An {@code [N, C, spatial...]} view of channels-last memory ({@code [N, spatial..., C]},
+     * contiguous): the layout of a PyTorch {@code channels_last} tensor.
+     */
+    public static StridedLayout channelsLast(long[] shape) {
+        int rank = shape.length;
+        long[] strides = new long[rank];
+        long step = 1;
+        strides[1] = step;
+        step *= shape[1];
+        for (int d = rank - 1; d >= 2; d--) {
+            strides[d] = step;
+            step *= shape[d];
+        }
+        strides[0] = step;
+        return new StridedLayout(shape.clone(), strides, false, 0, 0, Shapes.numel(shape), AclFormat.ACL_FORMAT_NHWC);
+    }
+
+    /**
      * A random legal layout: permuted dimension order, padded (step > 1) strides, arbitrary strides
      * for size-1 dimensions, an element offset, a pointer into the middle of the allocation, spare
      * room after the view, and for inputs ({@code mayExpand}) stride-0 broadcast dimensions.
