@@ -37,8 +37,8 @@ class JitStabilityTest {
     private static final int WARM_UP_ROUNDS = 30;
     private static final int MEASURED_ROUNDS = 15;
     private static final int MAX_DEOPTIMIZED_VERSIONS = 2;
-    /** Inline, inline and split across threads, and on a stream thread (Executor.INLINE_ELEMENTS is 2^16). */
-    private static final int[] SIZES = {3000, 50_000, 150_000};
+    /** Inline, inline and split across threads, and on a stream thread (Executor.INLINE_ELEMENTS is 2^18). */
+    private static final int[] SIZES = {3000, 50_000, 300_000};
     /**
      * Per operator, where its hot code lives (its kernel class, or its loops in the shared loop
      * classes): C2 must have compiled some method whose name contains one of these.
