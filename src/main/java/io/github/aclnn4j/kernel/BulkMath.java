@@ -68,13 +68,22 @@ public interface BulkMath {
     void sumAndDotRows(float[] a, float[] b, int rows, int length, double[] out);
 
     /** {@link #affine} of each of {@code rows} rows of {@code length} elements from index 0, row r with {@code ca[r]}. */
-    void affineRows(float[] a, float[] b, int rows, int length, double[] ca, double cb, double bias);
+    default void affineRows(float[] a, float[] b, int rows, int length, double[] ca, double cb, double bias) {
+        for (int r = 0; r < rows; r++) {
+            affine(a, b, r * length, (r + 1) * length, ca[r], cb, bias);
+        }
+    }
 
     /**
      * {@link #groupNormUpdate} of each of {@code rows} rows of {@code length} elements from index
      * 0, row r with {@code cdy[r]}.
      */
-    void groupNormUpdateRows(float[] dy, float[] x, int rows, int length, float[] cdy, float cx, float mean, float k);
+    default void groupNormUpdateRows(float[] dy, float[] x, int rows, int length, float[] cdy, float cx, float mean,
+            float k) {
+        for (int r = 0; r < rows; r++) {
+            groupNormUpdate(dy, x, r * length, (r + 1) * length, cdy[r], cx, mean, k);
+        }
+    }
 
     /** Picks the implementation. */
     final class Loader {

@@ -108,19 +108,4 @@ final class ScalarBulkMath implements BulkMath {
             out[2 * r + 1] = d;
         }
     }
-
-    @Override
-    public void affineRows(float[] a, float[] b, int rows, int length, double[] ca, double cb, double bias) {
-        for (int r = 0; r < rows; r++) {
-            affine(a, b, r * length, (r + 1) * length, ca[r], cb, bias);
-        }
-    }
-
-    @Override
-    public void groupNormUpdateRows(float[] dy, float[] x, int rows, int length, float[] cdy, float cx, float mean,
-            float k) {
-        for (int r = 0; r < rows; r++) {
-            groupNormUpdate(dy, x, r * length, (r + 1) * length, cdy[r], cx, mean, k);
-        }
-    }
 }

@@ -290,21 +290,6 @@ final class VectorBulkMath implements BulkMath {
         out[at + 1] = d;
     }
 
-    @Override
-    public void affineRows(float[] a, float[] b, int rows, int length, double[] ca, double cb, double bias) {
-        for (int r = 0; r < rows; r++) {
-            affine(a, b, r * length, (r + 1) * length, ca[r], cb, bias);
-        }
-    }
-
-    @Override
-    public void groupNormUpdateRows(float[] dy, float[] x, int rows, int length, float[] cdy, float cx, float mean,
-            float k) {
-        for (int r = 0; r < rows; r++) {
-            groupNormUpdate(dy, x, r * length, (r + 1) * length, cdy[r], cx, mean, k);
-        }
-    }
-
     /**
      * The first {@code D.length()} values of {@code lanes}, added in order: a double vector's lanes,
      * stored there by the caller. (reduceLanes leaves the order open; and the vector itself stays
