@@ -19,8 +19,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #MIN_PARALLEL_ELEMENTS} stays on the calling thread.
  *
  * <p>{@link #forEach} allocates nothing: each worker is a daemon thread with a one-job mailbox,
- * parked while it is empty (it lives as long as its pool, costing no CPU while idle), and each
- * calling thread reuses one job. Callers running at the same time share the workers: a caller takes
+ * which it watches for {@link #IDLE_SPIN_NANOS} after a job and then parks on while it is empty
+ * (it lives as long as its pool, costing no CPU once parked), and each calling thread reuses one
+ * job. Callers running at the same time share the workers: a caller takes
  * the idle ones, and with none idle runs its tasks alone. A task may call forEach again; on the
  * thread that made the outer call, the inner tasks run on that thread alone.
  */
