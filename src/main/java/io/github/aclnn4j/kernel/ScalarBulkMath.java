@@ -78,14 +78,7 @@ final class ScalarBulkMath implements BulkMath {
 
     @Override
     public void sumAndDot(float[] a, float[] b, int from, int to, double[] out) {
-        double s = 0;
-        double d = 0;
-        for (int i = from; i < to; i++) {
-            s += a[i];
-            d += (double) a[i] * b[i];
-        }
-        out[0] = s;
-        out[1] = d;
+        sumAndDotRow(a, b, from, to, out, 0);
     }
 
     @Override
@@ -97,15 +90,20 @@ final class ScalarBulkMath implements BulkMath {
 
     @Override
     public void sumAndDotRows(float[] a, float[] b, int rows, int length, double[] out) {
-        for (int r = 0, from = 0; r < rows; r++, from += length) {
-            double s = 0;
-            double d = 0;
-            for (int i = from; i < from + length; i++) {
-                s += a[i];
-                d += (double) a[i] * b[i];
-            }
-            out[2 * r] = s;
-            out[2 * r + 1] = d;
+        for (int r = 0; r < rows; r++) {
+            sumAndDotRow(a, b, r * length, (r + 1) * length, out, 2 * r);
         }
+    }
+
+    /** {@link #sumAndDot} into {@code out[at]} and {@code out[at + 1]}. */
+    private static void sumAndDotRow(float[] a, float[] b, int from, int to, double[] out, int at) {
+        double s = 0;
+        double d = 0;
+        for (int i = from; i < to; i++) {
+            s += a[i];
+            d += (double) a[i] * b[i];
+        }
+        out[at] = s;
+        out[at + 1] = d;
     }
 }

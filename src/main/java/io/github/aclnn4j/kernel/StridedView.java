@@ -197,7 +197,7 @@ public final class StridedView {
             }
             return;
         }
-        long stride = dims.length == 0 ? 0 : byteStrides[0];
+        long stride = runStride();
         long off = base + start * stride;
         switch (dtype) {
             case INT64 -> {
@@ -235,7 +235,7 @@ public final class StridedView {
             }
             return;
         }
-        long stride = dims.length == 0 ? 0 : byteStrides[0];
+        long stride = runStride();
         switch (dtype) {
             case FLOAT -> {
                 for (int i = 0; i < n; i++) {
@@ -268,7 +268,7 @@ public final class StridedView {
             }
             return;
         }
-        long stride = dims.length == 0 ? 0 : byteStrides[0];
+        long stride = runStride();
         switch (dtype) {
             case FLOAT -> {
                 for (int i = 0; i < n; i++) {

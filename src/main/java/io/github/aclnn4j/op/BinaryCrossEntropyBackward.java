@@ -2,7 +2,6 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceBackwardKernel;
 import io.github.aclnn4j.kernel.StridedView;
-import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.TensorDesc;
@@ -57,13 +56,8 @@ public final class BinaryCrossEntropyBackward {
         StridedView w = weight == null ? null : check.view("weightOptional", weight, shape);
         StridedView o = check.view("out", out);
         float scale = reduction == 1 ? (float) (1.0 / self.numel()) : 1f;
-        // element-wise for every reduction (gradOutput carries it): tiled when the layouts disagree
-        StridedView[][] pieces = Tiling.pieces(shape, g, x, y, w, o);
-        Checks.Body[] kernels = new Checks.Body[pieces.length];
-        for (int i = 0; i < pieces.length; i++) {
-            StridedView[] p = pieces[i];
-            kernels[i] = new BceBackwardKernel(p[0], p[1], p[2], p[3], scale, p[4])::run;
-        }
-        return check.plan(0, self.numel(), Checks.inSequence(kernels));
+        // element-wise for every reduction (gradOutput carries it)
+        return check.plan(0, self.numel(), Checks.tiled(shape,
+                p -> new BceBackwardKernel(p[0], p[1], p[2], p[3], scale, p[4])::run, g, x, y, w, o));
     }
 }

@@ -2,7 +2,6 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceWithLogitsKernel;
 import io.github.aclnn4j.kernel.StridedView;
-import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.Shapes;
@@ -60,14 +59,9 @@ public final class BinaryCrossEntropyWithLogits {
         StridedView w = weight == null ? null : check.view("weightOptional", weight, shape);
         StridedView pw = posWeight == null ? null : check.view("posWeightOptional", posWeight, shape);
         StridedView o = check.view("out", out);
-        if (mode == 0) { // element-wise: tiled when the layouts disagree
-            StridedView[][] pieces = Tiling.pieces(shape, x, y, w, pw, o);
-            Checks.Body[] kernels = new Checks.Body[pieces.length];
-            for (int i = 0; i < pieces.length; i++) {
-                StridedView[] p = pieces[i];
-                kernels[i] = new BceWithLogitsKernel(p[0], p[1], p[2], p[3], compute, mode, p[4])::run;
-            }
-            return check.plan(0, self.numel(), Checks.inSequence(kernels));
+        if (mode == 0) { // element-wise
+            return check.plan(0, self.numel(), Checks.tiled(shape,
+                    p -> new BceWithLogitsKernel(p[0], p[1], p[2], p[3], compute, mode, p[4])::run, x, y, w, pw, o));
         }
         return check.plan(BceWithLogitsKernel.workspaceBytes(self.numel()), self.numel(),
                 new BceWithLogitsKernel(x, y, w, pw, compute, mode, o)::run);

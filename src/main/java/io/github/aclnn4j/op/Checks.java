@@ -1,6 +1,7 @@
 package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.runtime.Failure;
 import io.github.aclnn4j.runtime.MemoryBlock;
 import io.github.aclnn4j.runtime.SocProfile;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The checks operators share, each failing with the documented status and a message of the form
@@ -243,8 +245,17 @@ final class Checks {
         void run(MemorySegment workspace);
     }
 
-    /** The bodies one after the other (the kernels of a call's tile-ordered pieces). */
-    static Body inSequence(Body[] bodies) {
+    /**
+     * An element-wise call over {@code views} (logical shape {@code shape}), cut into
+     * {@link Tiling#pieces tile-ordered pieces} when their layouts disagree: one kernel per piece,
+     * made by {@code kernel} from the piece's views in the order given, run one after the other.
+     */
+    static Body tiled(long[] shape, Function<StridedView[], Body> kernel, StridedView... views) {
+        StridedView[][] pieces = Tiling.pieces(shape, views);
+        Body[] bodies = new Body[pieces.length];
+        for (int i = 0; i < pieces.length; i++) {
+            bodies[i] = kernel.apply(pieces[i]);
+        }
         return workspace -> {
             for (Body b : bodies) {
                 b.run(workspace);
