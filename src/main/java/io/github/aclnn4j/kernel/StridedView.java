@@ -92,6 +92,29 @@ public final class StridedView {
         return strides[dim];
     }
 
+    /** The length of logical dimension {@code dim}. */
+    long size(int dim) {
+        return shape[dim];
+    }
+
+    /** The number of logical dimensions. */
+    int rank() {
+        return shape.length;
+    }
+
+    /**
+     * Whether some logical dimension longer than one has stride 0: the view repeats its elements
+     * (a broadcast operand), so it touches little memory in any order.
+     */
+    boolean isBroadcast() {
+        for (int d = 0; d < shape.length; d++) {
+            if (shape[d] > 1 && strides[d] == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * The logical dimension this view steps through fastest in memory: its smallest non-zero stride
      * among dimensions longer than one (the first such on a tie); -1 for a single value.

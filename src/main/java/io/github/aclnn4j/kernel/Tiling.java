@@ -8,7 +8,9 @@ package io.github.aclnn4j.kernel;
  * whose logical order walks 64 × 64 tiles of the two dimensions involved: within a tile every
  * operand touches a few kilobytes, and each cache line it loads serves 16 elements from L1. A
  * tile's rows run along the dimension most operands are contiguous in; the others move through
- * {@link StridedView}'s transposing panels.
+ * {@link StridedView}'s transposing panels. Broadcast operands (a weight repeated along some
+ * dimension) touch little memory in any order: they are cut like the others but do not decide the
+ * tiling.
  *
  * <p>A piece is one recut view per operand, in the operands' order; the kernel runs over each
  * piece as over a call of its own. Each element lies in exactly one piece and is computed by the
@@ -73,8 +75,8 @@ public final class Tiling {
     }
 
     /**
-     * The innermost memory dimension of the first operand whose innermost dimension is not the
-     * last logical one, when the last is at least two elements long; else -1.
+     * The innermost memory dimension of the first operand (not a broadcast one) whose innermost
+     * dimension is not the last logical one, when the last is at least two elements long; else -1.
      */
     private static int conflictingDimension(long[] shape, StridedView[] views) {
         int last = shape.length - 1;
@@ -82,7 +84,7 @@ public final class Tiling {
             return -1;
         }
         for (StridedView view : views) {
-            int inner = view == null ? -1 : view.innermostDimension();
+            int inner = view == null || view.isBroadcast() ? -1 : view.innermostDimension();
             if (inner >= 0 && inner != last) {
                 return inner;
             }
@@ -90,11 +92,11 @@ public final class Tiling {
         return -1;
     }
 
-    /** How many operands have {@code dim} as their innermost memory dimension. */
+    /** How many operands (not broadcast ones) have {@code dim} as their innermost memory dimension. */
     private static int innermostCount(StridedView[] views, int dim) {
         int n = 0;
         for (StridedView view : views) {
-            if (view != null && view.innermostDimension() == dim) {
+            if (view != null && !view.isBroadcast() && view.innermostDimension() == dim) {
                 n++;
             }
         }

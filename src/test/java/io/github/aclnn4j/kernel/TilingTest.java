@@ -70,6 +70,24 @@ class TilingTest {
         }
     }
 
+    /**
+     * A broadcast operand (a per-channel weight with stride 0 along the other dimensions) does not
+     * make contiguous operands tile-ordered, though its innermost dimension is not the last; an
+     * operand that is transposed does.
+     */
+    @org.junit.jupiter.api.Test
+    void broadcastOperandsDoNotDecideTheTiling() {
+        long[] shape = {4, 128, 96};
+        try (Arena arena = Arena.ofConfined()) {
+            StridedView dense = layout(arena, shape, identity(3));
+            MemorySegment channels = arena.allocate(128 * 4);
+            StridedView weight = new StridedView(channels, 0, DType.FLOAT, shape, new long[] {0, 1, 0});
+            assertEquals(1, Tiling.pieces(shape, dense, weight, dense).length);
+            StridedView transposed = layout(arena, shape, new int[] {0, 2, 1});
+            org.junit.jupiter.api.Assertions.assertTrue(Tiling.pieces(shape, dense, weight, transposed).length > 1);
+        }
+    }
+
     /** A FLOAT view of {@code shape} whose dims lie in memory in {@code order} (outermost first), element = its logical index. */
     private static StridedView layout(Arena arena, long[] shape, int[] order) {
         int rank = shape.length;
