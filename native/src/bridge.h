@@ -55,6 +55,8 @@
     X(aclnnBinaryCrossEntropyBackward, "(JJJJ)I")                               \
     X(aclnnPreluBackwardGetWorkspaceSize, "(JJJJJJJ)I")                        \
     X(aclnnPreluBackward, "(JJJJ)I")                                            \
+    X(aclnnPreluGetWorkspaceSize, "(JJJJJ)I")                                   \
+    X(aclnnPrelu, "(JJJJ)I")                                                    \
     X(aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize, "(JJJJJJJJ)I")        \
     X(aclnnBinaryCrossEntropyWithLogits, "(JJJJ)I")                             \
     X(aclnnGroupNormBackwardGetWorkspaceSize, "(JJJJJJJJJJJJJJJ)I")            \

@@ -1,8 +1,9 @@
-/* libopapi: both phases of the five operators, forwarded to aclnn4j. */
+/* libopapi: both phases of each operator, forwarded to aclnn4j. */
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
+#include "aclnnop/aclnn_prelu.h"
 #include "aclnnop/aclnn_prelu_backward.h"
 #include "bridge.h"
 
@@ -33,6 +34,16 @@ aclnnStatus aclnnPreluBackwardGetWorkspaceSize(const aclTensor *gradOutput, cons
 
 aclnnStatus aclnnPreluBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     FORWARD_OP(aclnnPreluBackward, PHASE2_ARGS);
+}
+
+aclnnStatus aclnnPreluGetWorkspaceSize(const aclTensor *self, const aclTensor *weight, aclTensor *out,
+                                       uint64_t *workspaceSize, aclOpExecutor **executor) {
+    FORWARD_OP(aclnnPreluGetWorkspaceSize, ACLNN4J_ADDR(self), ACLNN4J_ADDR(weight), ACLNN4J_ADDR(out),
+               ACLNN4J_ADDR(workspaceSize), ACLNN4J_ADDR(executor));
+}
+
+aclnnStatus aclnnPrelu(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    FORWARD_OP(aclnnPrelu, PHASE2_ARGS);
 }
 
 aclnnStatus aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(const aclTensor *self, const aclTensor *target,

@@ -6,6 +6,7 @@ import io.github.aclnn4j.op.Executor;
 import io.github.aclnn4j.op.GroupNormBackward;
 import io.github.aclnn4j.op.NllLossBackward;
 import io.github.aclnn4j.op.Plan;
+import io.github.aclnn4j.op.Prelu;
 import io.github.aclnn4j.op.PreluBackward;
 import io.github.aclnn4j.runtime.AclRuntime;
 import io.github.aclnn4j.runtime.Failure;
@@ -27,6 +28,7 @@ public final class Aclnn {
     private static final String BCE_WITH_LOGITS = "aclnnBinaryCrossEntropyWithLogits";
     private static final String GROUP_NORM_BACKWARD = "aclnnGroupNormBackward";
     private static final String NLL_LOSS_BACKWARD = "aclnnNLLLossBackward";
+    private static final String PRELU = "aclnnPrelu";
 
     public static int binaryCrossEntropyBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self, AclTensor target,
             AclTensor weightOptional, long reduction, AclTensor out, long[] workspaceSize, AclOpExecutor executor) {
@@ -86,6 +88,15 @@ public final class Aclnn {
     public static int nllLossBackward(Pointer workspace, long workspaceSize, AclOpExecutor executor,
             AclrtStream stream) {
         return launch(NLL_LOSS_BACKWARD, workspace, workspaceSize, executor, stream);
+    }
+
+    public static int preluGetWorkspaceSize(AclTensor self, AclTensor weight, AclTensor out, long[] workspaceSize,
+            AclOpExecutor executor) {
+        return plan(PRELU, workspaceSize, executor, () -> Prelu.plan(desc(self), desc(weight), desc(out)));
+    }
+
+    public static int prelu(Pointer workspace, long workspaceSize, AclOpExecutor executor, AclrtStream stream) {
+        return launch(PRELU, workspace, workspaceSize, executor, stream);
     }
 
     private static TensorDesc desc(AclTensor t) {

@@ -44,6 +44,12 @@ public interface BulkMath {
      */
     void preluChannelRows(float[] x, float[] g, int from, int to, float[] w, int channels, double[] acc);
 
+    /** PReLU forward with weight {@code w}: {@code x[i] = x[i] > 0 ? x[i] : w·x[i]} in place, i in [from, to). */
+    void prelu(float[] x, int from, int to, float w);
+
+    /** PReLU forward with a weight per element: {@code x[i] = x[i] > 0 ? x[i] : w[i]·x[i]} in place, i in [from, to). */
+    void preluWeighted(float[] x, float[] w, int from, int to);
+
     /** {@code a[i] = (float) (ca·a[i] + cb·b[i] + bias)} for i in [from, to), in double (the terms can cancel). */
     void affine(float[] a, float[] b, int from, int to, double ca, double cb, double bias);
 

@@ -63,6 +63,13 @@ public interface DirectMath {
             long outAt, int n);
 
     /**
+     * PReLU forward with weight {@code w}: {@code out = x > 0 ? x : w·x}, as {@link BulkMath#prelu};
+     * {@code x} and {@code out} hold {@code dtype}. The product is exact in fp32 for every dtype, so
+     * all ways give the same bits.
+     */
+    void preluForward(DType dtype, MemorySegment x, long xAt, float w, MemorySegment out, long outAt, int n);
+
+    /**
      * GroupNorm's row sums over {@code rows} rows that start {@code rowLength} elements apart:
      * {@code Σ a} and {@code Σ a·b} over the first {@code n} elements of each (a multiple of
      * {@link #step()}), stored as a pair of doubles per row at byte {@code sumsAt} of {@code sums}.

@@ -70,6 +70,22 @@ final class ScalarBulkMath implements BulkMath {
     }
 
     @Override
+    public void prelu(float[] x, int from, int to, float w) {
+        for (int i = from; i < to; i++) {
+            float xi = x[i];
+            x[i] = xi > 0 ? xi : w * xi;
+        }
+    }
+
+    @Override
+    public void preluWeighted(float[] x, float[] w, int from, int to) {
+        for (int i = from; i < to; i++) {
+            float xi = x[i];
+            x[i] = xi > 0 ? xi : w[i] * xi;
+        }
+    }
+
+    @Override
     public void affine(float[] a, float[] b, int from, int to, double ca, double cb, double bias) {
         for (int i = from; i < to; i++) {
             a[i] = (float) (ca * a[i] + cb * b[i] + bias);

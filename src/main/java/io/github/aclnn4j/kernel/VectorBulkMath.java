@@ -228,6 +228,32 @@ final class VectorBulkMath implements BulkMath {
     }
 
     @Override
+    public void prelu(float[] x, int from, int to, float w) {
+        int i = from;
+        for (int bound = from + F.loopBound(to - from); i < bound; i += F.length()) {
+            FloatVector xv = FloatVector.fromArray(F, x, i);
+            xv.mul(w).blend(xv, xv.compare(VectorOperators.GT, 0f)).intoArray(x, i);
+        }
+        for (; i < to; i++) {
+            float xi = x[i];
+            x[i] = xi > 0 ? xi : w * xi;
+        }
+    }
+
+    @Override
+    public void preluWeighted(float[] x, float[] w, int from, int to) {
+        int i = from;
+        for (int bound = from + F.loopBound(to - from); i < bound; i += F.length()) {
+            FloatVector xv = FloatVector.fromArray(F, x, i);
+            xv.mul(FloatVector.fromArray(F, w, i)).blend(xv, xv.compare(VectorOperators.GT, 0f)).intoArray(x, i);
+        }
+        for (; i < to; i++) {
+            float xi = x[i];
+            x[i] = xi > 0 ? xi : w[i] * xi;
+        }
+    }
+
+    @Override
     public void affine(float[] a, float[] b, int from, int to, double ca, double cb, double bias) {
         int i = from;
         for (int bound = from + FD.loopBound(to - from); i < bound; i += FD.length()) {

@@ -5,8 +5,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * {@link DirectMath} on the Vector API: hands each operation to its operator's loops
- * ({@link BceBackwardVectorLoops}, {@link BceWithLogitsVectorLoops}, {@link PreluBackwardVectorLoops},
- * {@link GroupNormBackwardVectorLoops}), whose shared rules {@link VectorLanes} describes. Loaded
+ * ({@link BceBackwardVectorLoops}, {@link BceWithLogitsVectorLoops}, {@link PreluVectorLoops},
+ * {@link PreluBackwardVectorLoops}, {@link GroupNormBackwardVectorLoops}), whose shared rules {@link VectorLanes} describes. Loaded
  * by name only when {@code jdk.incubator.vector} is present.
  */
 final class VectorDirectMath implements DirectMath {
@@ -60,6 +60,11 @@ final class VectorDirectMath implements DirectMath {
     public double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
         return PreluBackwardVectorLoops.prelu(dtype, x, xAt, g, gAt, w, out, outAt, n);
+    }
+
+    @Override
+    public void preluForward(DType dtype, MemorySegment x, long xAt, float w, MemorySegment out, long outAt, int n) {
+        PreluVectorLoops.prelu(dtype, x, xAt, w, out, outAt, n);
     }
 
     @Override

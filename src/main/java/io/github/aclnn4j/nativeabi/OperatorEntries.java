@@ -11,7 +11,7 @@ import io.github.aclnn4j.acl.AclrtStream;
 import io.github.aclnn4j.acl.Pointer;
 import io.github.aclnn4j.nativeabi.Handles.ExecutorHandle;
 
-/** The two phases of the five operators (libopapi). */
+/** The two phases of each operator (libopapi). */
 final class OperatorEntries {
     private OperatorEntries() {}
 
@@ -38,6 +38,16 @@ final class OperatorEntries {
 
     static int aclnnPreluBackward(long workspace, long workspaceSize, long executor, long stream) {
         return launch("aclnnPreluBackward", workspace, workspaceSize, executor, stream, Aclnn::preluBackward);
+    }
+
+    static int aclnnPreluGetWorkspaceSize(long self, long weight, long out, long workspaceSize, long executor) {
+        Phase1 p = new Phase1("aclnnPreluGetWorkspaceSize", workspaceSize, executor);
+        return p.finish(Aclnn.preluGetWorkspaceSize(p.tensor(self, "self"), p.tensor(weight, "weight"),
+                p.tensor(out, "out"), p.workspaceSize, p.executor));
+    }
+
+    static int aclnnPrelu(long workspace, long workspaceSize, long executor, long stream) {
+        return launch("aclnnPrelu", workspace, workspaceSize, executor, stream, Aclnn::prelu);
     }
 
     static int aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize(long self, long target, long weightOptional,

@@ -142,6 +142,16 @@ final class Checks {
                 Shapes.broadcastStrides(t.shape(), t.strides(), shape));
     }
 
+    /**
+     * The tensor's elements seen through another logical {@code shape} with element
+     * {@code strides} that the caller derived from the tensor's own (a dimension split, a weight
+     * broadcast along others), after the checks of {@link #view(String, TensorDesc, long[])}.
+     */
+    StridedView view(String name, TensorDesc t, long[] shape, long[] strides) {
+        Checked c = checked(name, t);
+        return new StridedView(c.segment, c.startByte, t.dtype(), shape, strides);
+    }
+
     /** Where a checked tensor's view starts; an empty view has no memory. */
     private record Checked(MemorySegment segment, long startByte) {}
 

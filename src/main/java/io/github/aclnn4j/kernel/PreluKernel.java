@@ -1,0 +1,137 @@
+package io.github.aclnn4j.kernel;
+
+import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.HalfFloats;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * PReLU forward, element-wise: {@code out = x > 0 ? x : w·x} over three views of one logical
+ * shape, the weights broadcast (stride 0 wherever they do not vary), block by block on the
+ * library's threads. The product of two values of any of the three dtypes is exact in fp32, so each
+ * element is one rounding: to out's dtype, or first to the promoted dtype where that is 16-bit and
+ * out's is another (CANN computes in the promoted dtype, then casts). Three ways through a block,
+ * with the same bits:
+ * <ul>
+ * <li>{@link DirectMath} loops, run by run, when self and out are dense in one dtype, the weight is
+ *     constant along runs of at least {@link #MIN_DIRECT_RUN} elements and there is no
+ *     intermediate rounding;
+ * <li>rows of floats with one weight per run, when runs are at least {@link #MIN_SCALAR_RUN} long;
+ * <li>rows of floats with the weights gathered beside self (channels innermost, as NHWC memory is).
+ * </ul>
+ */
+public final class PreluKernel implements Parallel.Tasks {
+    /** Runs shorter than this go through rows even when the direct loops could take them. */
+    private static final long MIN_DIRECT_RUN = 64;
+    /** Runs shorter than this have their weights gathered element by element. */
+    private static final long MIN_SCALAR_RUN = 16;
+
+    private final StridedView self;
+    private final StridedView weight;
+    private final StridedView out;
+    private final long numel;
+    /** Logical elements in a row over which the weight is one value (all of them for a single weight). */
+    private final long run;
+    /** The promoted dtype when out must first be rounded to it, else null. */
+    private final DType rounding;
+    private final boolean direct;
+
+    /**
+     * The kernel of one plan (or of one tile-ordered piece of it), made by phase 1.
+     *
+     * @param weight the weights as a view of self's logical shape, stride 0 where they repeat
+     * @param promoted the dtype CANN computes in: FLOAT, or the 16-bit dtype self and weight share
+     */
+    public PreluKernel(StridedView self, StridedView weight, StridedView out, DType promoted) {
+        this.self = self;
+        this.weight = weight;
+        this.out = out;
+        this.numel = self.numel();
+        this.run = constantRun(weight);
+        this.rounding = promoted != DType.FLOAT && promoted != out.dtype() ? promoted : null;
+        DType dt = out.dtype();
+        direct = rounding == null && run >= MIN_DIRECT_RUN && DirectOperands.supported(dt)
+                && DirectOperands.dense(self, dt) && DirectOperands.dense(out, dt);
+    }
+
+    /** The product of the innermost logical dimensions along which {@code w} has stride 0. */
+    private static long constantRun(StridedView w) {
+        long run = 1;
+        for (int d = w.rank() - 1; d >= 0; d--) {
+            if (w.size(d) > 1 && w.stride(d) != 0) {
+                break;
+            }
+            run *= w.size(d);
+        }
+        return Math.max(run, 1);
+    }
+
+    /** Runs the whole call on the library's threads. */
+    public void run(MemorySegment workspace) {
+        Parallel.forEach(Blocks.count(numel), Blocks.SIZE, this, workspace);
+    }
+
+    @Override
+    public void task(long task, MemorySegment workspace) {
+        long start = task * Blocks.SIZE;
+        int len = (int) Math.min(Blocks.SIZE, numel - start);
+        if (direct) {
+            directBlock(start, len);
+            return;
+        }
+        Scratch s = Scratch.get();
+        float[] x = s.a;
+        self.gather(start, x, len);
+        if (run >= MIN_SCALAR_RUN) {
+            for (int i = 0; i < len; ) {
+                long at = start + i;
+                int end = (int) Math.min(len, (at / run + 1) * run - start);
+                BulkMath.INSTANCE.prelu(x, i, end, weight.get(at));
+                i = end;
+            }
+        } else {
+            weight.gather(start, s.b, len);
+            BulkMath.INSTANCE.preluWeighted(x, s.b, 0, len);
+        }
+        if (rounding != null) {
+            roundTo(rounding, x, len);
+        }
+        out.scatter(start, x, len);
+    }
+
+    /** A block of dense runs through the direct loops; each run's last partial step through rows. */
+    private void directBlock(long start, int len) {
+        DType dt = out.dtype();
+        int step = DirectOperands.math().step();
+        long end = start + len;
+        for (long at = start; at < end; ) {
+            long runEnd = Math.min(end, (at / run + 1) * run);
+            float w = weight.get(at);
+            int n = (int) (runEnd - at);
+            int done = n - n % step;
+            if (done > 0) {
+                DirectOperands.math().preluForward(dt, self.segment(), self.denseOffset(at), w, out.segment(),
+                        out.denseOffset(at), done);
+            }
+            if (done < n) {
+                float[] x = Scratch.get().a;
+                self.gather(at + done, x, n - done);
+                BulkMath.INSTANCE.prelu(x, 0, n - done, w);
+                out.scatter(at + done, x, n - done);
+            }
+            at = runEnd;
+        }
+    }
+
+    /** Rounds {@code x[0, n)} to a 16-bit dtype's values, nearest even. */
+    private static void roundTo(DType dtype, float[] x, int n) {
+        if (dtype == DType.FLOAT16) {
+            for (int i = 0; i < n; i++) {
+                x[i] = Float.float16ToFloat(Float.floatToFloat16(x[i]));
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                x[i] = HalfFloats.fromBf16(HalfFloats.toBf16(x[i]));
+            }
+        }
+    }
+}

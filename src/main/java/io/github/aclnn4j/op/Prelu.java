@@ -1,0 +1,105 @@
+package io.github.aclnn4j.op;
+
+import io.github.aclnn4j.kernel.PreluKernel;
+import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.runtime.Status;
+import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.TensorDesc;
+import java.util.Arrays;
+
+/**
+ * aclnnPrelu: the checks of CANN's implementation, in its order, and the plan. self and weight may
+ * differ in dtype (they promote: FLOAT16 with BFLOAT16 is FLOAT), out may be any float dtype; the
+ * channel is view dimension 1 (1 for self of rank 0 or 1).
+ *
+ * <p>The plan is element-wise over three views of one logical shape: self's, with its channel
+ * dimension split into the weight's own dimensions longer than one (so that a weight of any shape
+ * and strides is read where it lies), the weight broadcast along the others. Channels-last memory is
+ * walked with channels innermost, and layouts that disagree are cut into tiles ({@link Checks#tiled}).
+ */
+public final class Prelu {
+    private static final String OP = "aclnnPrelu";
+
+    private Prelu() {}
+
+    public static Plan plan(TensorDesc self, TensorDesc weight, TensorDesc out) {
+        Checks check = new Checks(OP);
+        check.notNull("self", self);
+        check.notNull("weight", weight);
+        check.notNull("out", out);
+        check.floatDtype("self", self);
+        check.floatDtype("weight", weight);
+        check.floatDtype("out", out);
+        DType promoted = DType.promote(self.dtype(), weight.dtype());
+        if (!promoted.castsTo(out.dtype())) { // every float dtype casts to every other: kept for the order
+            throw Status.invalid(OP + ": the promoted dtype " + promoted.cName() + " cannot be cast to out's "
+                    + out.dtype().cName());
+        }
+        check.rank("self", self);
+        check.rank("weight", weight);
+        check.rank("out", out);
+        long[] shape = self.shape();
+        check.shapeEquals("out", out, shape, "self's shape");
+        long channels = self.rank() >= 2 ? self.dim(1) : 1;
+        long weights = weight.numel();
+        if (weights != channels && weights != 1) {
+            throw Status.invalid(OP + ": weight must have 1 element or C = " + channels + " elements (C is "
+                    + (self.rank() >= 2 ? "self.shape[1]" : "1 for self of rank " + self.rank()) + "), got " + weights);
+        }
+        check.usable("self", self, "weight", weight, "out", out);
+        if (self.isEmpty() || weight.isEmpty()) {
+            return check.noWork();
+        }
+        // the weight's dimensions longer than one, whose sizes multiply to C (none for one weight)
+        int[] kept = weights == 1 ? new int[0]
+                : java.util.stream.IntStream.range(0, weight.rank()).filter(d -> weight.dim(d) > 1).toArray();
+        int rank = kept.length == 0 ? shape.length : shape.length - 1 + kept.length;
+        long[] logical = new long[rank];
+        long[] xStrides = new long[rank];
+        long[] oStrides = new long[rank];
+        long[] wStrides = new long[rank]; // zero: broadcast
+        if (kept.length == 0) {
+            System.arraycopy(shape, 0, logical, 0, rank);
+            System.arraycopy(self.strides(), 0, xStrides, 0, rank);
+            System.arraycopy(out.strides(), 0, oStrides, 0, rank);
+        } else {
+            logical[0] = shape[0];
+            xStrides[0] = self.strides()[0];
+            oStrides[0] = out.strides()[0];
+            long inner = weights;
+            for (int k = 0; k < kept.length; k++) { // dimension 1 split as the weight's are
+                long size = weight.dim(kept[k]);
+                inner /= size;
+                logical[1 + k] = size;
+                xStrides[1 + k] = self.strides()[1] * inner;
+                oStrides[1 + k] = out.strides()[1] * inner;
+                wStrides[1 + k] = weight.strides()[kept[k]];
+            }
+            for (int d = 2; d < shape.length; d++) {
+                logical[d - 1 + kept.length] = shape[d];
+                xStrides[d - 1 + kept.length] = self.strides()[d];
+                oStrides[d - 1 + kept.length] = out.strides()[d];
+            }
+        }
+        StridedView x = check.view("self", self, logical, xStrides);
+        StridedView w = check.view("weight", weight, logical, wStrides);
+        StridedView o = check.view("out", out, logical, oStrides);
+        if (kept.length <= 1 && rank >= 3 && x.innermostDimension() == 1) {
+            // NCHW views of NHWC memory: walked as [N, H, W, C], channels innermost, as memory lies
+            int[] order = new int[rank];
+            for (int k = 1; k < rank - 1; k++) {
+                order[k] = k + 1;
+            }
+            order[rank - 1] = 1;
+            x = x.permute(order);
+            w = w.permute(order);
+            o = o.permute(order);
+            long[] permuted = new long[rank];
+            Arrays.setAll(permuted, k -> logical[order[k]]);
+            return check.plan(0, self.numel(), Checks.tiled(permuted,
+                    p -> new PreluKernel(p[0], p[1], p[2], promoted)::run, x, w, o));
+        }
+        return check.plan(0, self.numel(), Checks.tiled(logical,
+                p -> new PreluKernel(p[0], p[1], p[2], promoted)::run, x, w, o));
+    }
+}
