@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Golden cases for aclnn4j's five operators, computed by PyTorch.
+"""Golden cases for aclnn4j's operators, computed by PyTorch.
 
 Run with Debian's interpreter (it has python3-torch 1.13 and numpy):
 
@@ -36,7 +36,7 @@ manifest.txt, one record per case, one item per line, fields separated by single
 
     case NAME                      starts a case; NAME is op/dtype/variant/reduction
     op OP                          bce_backward | prelu_backward | bce_with_logits |
-                                   group_norm_backward | nll_loss_backward
+                                   group_norm_backward | nll_loss_backward | prelu
     data FILE                      the case's .npz, relative to the manifest
     attr KEY VALUE                 reduction, ignoreIndex, N, C, HxW, group, outputMask (e.g. 1,0,1)
     in NAME DTYPE SHAPE STRIDES OFFSET
@@ -194,10 +194,13 @@ def place(value, perm=None, step=None, pad=None, lead=0, tail=0, expand=(), fill
 def layout_args(layout, role, rank, expand=()):
     """The place() arguments of one tensor for a case layout.
 
-    transposed and stepped change the inputs only, outstrided the outputs only, offset both;
+    transposed and stepped change the inputs only, outstrided the outputs only, offset and
+    channels_last both;
     broadcast reads the inputs that the case builder made constant along `expand` with stride 0.
     """
     reverse = list(reversed(range(rank)))
+    if layout == "channels_last":  # NCHW views of NHWC memory, in and out
+        return {"perm": [0] + list(range(2, rank)) + [1]} if rank >= 3 else {}
     if role == "in":
         if layout == "transposed":
             return {"perm": reverse}
@@ -435,6 +438,61 @@ def prelu_backward_cases(manifest):
     prelu_backward(manifest, "FLOAT/grad_broadcast_shape", FLOAT, shape=(2, 3, 4), grad_shape=(3, 1))
     prelu_backward(manifest, "FLOAT/empty_weight1", FLOAT, shape=(2, 0), weight_shape=(1,))
     prelu_backward(manifest, "BF16/all_zero_self", BF16, shape=(2, 3), zeros=6)
+
+
+# ---------------------------------------------------------------- Prelu
+
+def prelu(manifest, name, dtype, shape=(2, 3, 4, 5), layout="contiguous", weight_shape="channels", weight_dtype=None,
+          out_dtype=None, zeros=0):
+    """weight_shape "channels" = [C]; self and weight promote (FLOAT unless both share a dtype) and
+    the result is rounded to the promoted dtype before out's, as CANN casts; zeros: how many self
+    elements are exactly 0 (half of them -0)."""
+    case = Case("prelu", name, layout)
+    weight_dtype = weight_dtype or dtype
+    out_dtype = out_dtype or promote(dtype, weight_dtype)
+    channels = shape[1] if len(shape) >= 2 else 1
+    weight_shape = (channels,) if weight_shape == "channels" else tuple(weight_shape)
+    x = gen(case, dtype, shape)
+    if zeros:
+        at = case.rng.choice(x.size, zeros, replace=False)
+        x.reshape(-1)[at] = np.where(np.arange(zeros) % 2 == 0, 0.0, -0.0)
+    w = gen(case, weight_dtype, weight_shape, -1.0, 1.0)
+    case.input("self", dtype, x)
+    case.input("weight", weight_dtype, w)
+    if x.size:
+        # torch's prelu takes a 1-D weight; every product of two floats is exact in float64
+        result = F.prelu(t64(x), t64(w).reshape(-1)).numpy()
+        per_channel = w.reshape(-1)[0] if w.size == 1 else w.reshape((1, channels) + (1,) * (len(shape) - 2))
+        assert np.array_equal(result, np.where(x > 0, x, per_channel * x))
+        expected = round_to(result, promote(dtype, weight_dtype))
+    else:
+        expected = None
+    case.output("out", out_dtype, shape, expected, scale=0.0)
+    case.finish(manifest)
+
+
+def prelu_cases(manifest):
+    for dtype in FLOAT_TYPES:
+        for layout in LAYOUTS + ("channels_last",):
+            prelu(manifest, f"{dtype}/{layout}", dtype, layout=layout, zeros=6)
+        prelu(manifest, f"{dtype}/weight1", dtype, weight_shape=(1,), zeros=4)
+        prelu(manifest, f"{dtype}/rank1_weight1", dtype, shape=(17,), weight_shape=(1,), zeros=3)
+        prelu(manifest, f"{dtype}/rank8", dtype, shape=(2, 3, 1, 2, 2, 1, 2, 2), layout="stepped")
+        prelu(manifest, f"{dtype}/long_rows", dtype, shape=(2, 3, 300), zeros=5)
+        prelu(manifest, f"{dtype}/empty", dtype, shape=(0, 3, 4))
+    prelu(manifest, "FLOAT/weight0d", FLOAT, shape=(3, 4), weight_shape=(), zeros=2)
+    prelu(manifest, "FLOAT/weight_2x3_for_C6", FLOAT, shape=(2, 6), weight_shape=(2, 3))
+    prelu(manifest, "FLOAT/rank0_weight1", FLOAT, shape=(), weight_shape=(1,))
+    prelu(manifest, "FLOAT/rank2_NC/transposed", FLOAT, shape=(7, 5), layout="transposed", zeros=5)
+    prelu(manifest, "FLOAT/channels_last_rank5", FLOAT, shape=(2, 5, 3, 2, 4), layout="channels_last")
+    prelu(manifest, "FLOAT/empty_weight", FLOAT, shape=(2, 0), weight_shape=(0,))
+    # type promotion: a mix computes in FLOAT, the result then cast to out's dtype
+    prelu(manifest, "mixed/FLOAT16_self_FLOAT_weight", FLOAT16, weight_dtype=FLOAT, zeros=2)
+    prelu(manifest, "mixed/BF16_self_FLOAT16_weight_out_BF16", BF16, weight_dtype=FLOAT16, out_dtype=BF16)
+    prelu(manifest, "mixed/FLOAT_in_FLOAT16_out", FLOAT, out_dtype=FLOAT16, layout="outstrided")
+    # computed in FLOAT16 (both inputs FLOAT16), then cast to BF16 and FLOAT: two roundings
+    prelu(manifest, "mixed/FLOAT16_in_BF16_out", FLOAT16, out_dtype=BF16, shape=(4, 3, 40))
+    prelu(manifest, "mixed/BF16_in_FLOAT_out", BF16, out_dtype=FLOAT, layout="channels_last")
 
 
 # ---------------------------------------------------------------- BinaryCrossEntropyWithLogits
@@ -709,7 +767,7 @@ def main():
     manifest = ["# Generated by tools/golden/make_goldens.py; the format is described there. Do not edit."]
     builders = (("bce_backward", bce_backward_cases), ("prelu_backward", prelu_backward_cases),
                 ("bce_with_logits", bce_with_logits_cases), ("group_norm_backward", group_norm_backward_cases),
-                ("nll_loss_backward", nll_loss_backward_cases))
+                ("nll_loss_backward", nll_loss_backward_cases), ("prelu", prelu_cases))
     for op, build in builders:
         (GOLDEN / op).mkdir(parents=True)
         build(manifest)

@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Checks the five operators against golden cases computed by PyTorch in float64
+ * Checks the operators against golden cases computed by PyTorch in float64
  * ({@code tools/golden/make_goldens.py}, which also describes the manifest). Every case runs
  * through layer 1 exactly as a CANN caller would: device buffers, tensors over them with the
  * recorded strides and offsets, both phases, a stream synchronize. Each output buffer is then
@@ -178,6 +178,8 @@ class GoldenTest {
             case "nll_loss_backward" -> Aclnn.nllLossBackwardGetWorkspaceSize(t.get("gradOutput"), t.get("self"),
                     t.get("target"), t.get("weight"), attr(c, "reduction"), attr(c, "ignoreIndex"),
                     t.get("totalWeight"), t.get("out"), workspaceSize, executor);
+            case "prelu" -> Aclnn.preluGetWorkspaceSize(t.get("self"), t.get("weight"), t.get("out"), workspaceSize,
+                    executor);
             default -> throw new IllegalArgumentException("unknown op " + c.op());
         };
     }
@@ -189,6 +191,7 @@ class GoldenTest {
             case "bce_with_logits" -> Aclnn.binaryCrossEntropyWithLogits(workspace, workspaceSize, executor, stream);
             case "group_norm_backward" -> Aclnn.groupNormBackward(workspace, workspaceSize, executor, stream);
             case "nll_loss_backward" -> Aclnn.nllLossBackward(workspace, workspaceSize, executor, stream);
+            case "prelu" -> Aclnn.prelu(workspace, workspaceSize, executor, stream);
             default -> throw new IllegalArgumentException("unknown op " + op);
         };
     }

@@ -9,7 +9,7 @@ import io.github.aclnn4j.acl.Pointer;
 import java.util.List;
 
 /**
- * The five operators as uniform objects: their C names and parameter names, a small valid
+ * The operators as uniform objects: their C names and parameter names, a small valid
  * argument set to mutate, and their two phases called from an {@link OpArgs}.
  */
 public enum Operator {
@@ -55,6 +55,25 @@ public enum Operator {
         @Override
         int launch(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream) {
             return Aclnn.preluBackward(workspace, size, executor, stream);
+        }
+    },
+
+    PRELU("aclnnPrelu", List.of("self", "weight", "out"), List.of(), List.of(), List.of("out")) {
+        @Override
+        public OpArgs baseline(DeviceArena a, int dtype) {
+            return new OpArgs(this, a).set("self", a.tensor(dtype, 2, 3, 4)).set("weight", a.tensor(dtype, 3))
+                    .set("out", a.tensor(dtype, 2, 3, 4));
+        }
+
+        @Override
+        int plan(OpArgs x, long[] workspaceSize, AclOpExecutor executor) {
+            return Aclnn.preluGetWorkspaceSize(x.tensor("self"), x.tensor("weight"), x.tensor("out"), workspaceSize,
+                    executor);
+        }
+
+        @Override
+        int launch(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream) {
+            return Aclnn.prelu(workspace, size, executor, stream);
         }
     },
 

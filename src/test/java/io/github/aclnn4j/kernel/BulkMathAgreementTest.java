@@ -40,6 +40,27 @@ class BulkMathAgreementTest {
         assertArrayEquals(accScalar, acc, BulkMath.INSTANCE.name() + ": channel sums");
     }
 
+    @ParameterizedTest(name = "{0} channels")
+    @MethodSource("channelCounts")
+    void preluForwardAgrees(int channels) {
+        SplittableRandom r = new SplittableRandom(-channels);
+        int rows = 1 + 4096 / channels;
+        int n = rows * channels;
+        float[] x = values(r, n);
+        float[] w = values(r, channels);
+        float[] single = x.clone();
+        float[] singleScalar = x.clone();
+        BulkMath.INSTANCE.prelu(single, 1, n - 1, w[0]);
+        SCALAR.prelu(singleScalar, 1, n - 1, w[0]);
+        assertArrayEquals(singleScalar, single, BulkMath.INSTANCE.name() + ": one weight");
+        float[] weights = values(r, n);
+        float[] each = x.clone();
+        float[] eachScalar = x.clone();
+        BulkMath.INSTANCE.preluWeighted(each, weights, 1, n);
+        SCALAR.preluWeighted(eachScalar, weights, 1, n);
+        assertArrayEquals(eachScalar, each, BulkMath.INSTANCE.name() + ": a weight per element");
+    }
+
     static Stream<Arguments> rowShapes() {
         return Stream.of(Arguments.of(16, 49), Arguments.of(8, 196), Arguments.of(3, 1), Arguments.of(5, 17),
                 Arguments.of(1, 1024), Arguments.of(64, 7));

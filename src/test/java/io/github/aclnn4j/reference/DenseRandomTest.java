@@ -30,6 +30,7 @@ class DenseRandomTest {
         add(cases, "BinaryCrossEntropyWithLogits", 0xE3_0000L, BinaryCrossEntropyWithLogitsCase::run);
         add(cases, "GroupNormBackward", 0xE4_0000L, GroupNormBackwardCase::run);
         add(cases, "NllLossBackward", 0xE5_0000L, NllLossBackwardCase::run);
+        add(cases, "Prelu", 0xE6_0000L, PreluCase::run);
         return cases.build();
     }
 

@@ -34,7 +34,7 @@ import java.util.SplittableRandom;
  * them per call would, and destroyed at the next {@link #retire} (after a synchronize).
  */
 final class Workload implements AutoCloseable {
-    enum Op { BCE_BACKWARD, PRELU_BACKWARD, BCE_WITH_LOGITS, GROUP_NORM_BACKWARD, NLL_LOSS_BACKWARD }
+    enum Op { BCE_BACKWARD, PRELU_BACKWARD, BCE_WITH_LOGITS, GROUP_NORM_BACKWARD, NLL_LOSS_BACKWARD, PRELU }
 
     static final int[] FLOAT_TYPES = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
@@ -102,6 +102,14 @@ final class Workload implements AutoCloseable {
                 input("weight", dtype, new long[] {channels}, strided, r, -1, 1);
                 output("gradInput", dtype, shape, strided);
                 output("gradWeight", dtype, new long[] {channels}, strided);
+            }
+            case PRELU -> {
+                long channels = 7;
+                long inner = Math.max(1, elements / (3 * channels));
+                long[] shape = {3, channels, inner};
+                input("self", dtype, shape, strided, r, -3, 3);
+                input("weight", dtype, new long[] {channels}, strided, r, -1, 1);
+                output("out", dtype, shape, strided);
             }
             case BCE_WITH_LOGITS -> {
                 long cols = 53;
@@ -259,6 +267,7 @@ final class Workload implements AutoCloseable {
             case NLL_LOSS_BACKWARD -> Aclnn.nllLossBackwardGetWorkspaceSize(t.get("gradOutput"), t.get("self"),
                     t.get("target"), t.get("weight"), attributes[0], attributes[1], t.get("totalWeight"), t.get("out"),
                     size, executor);
+            case PRELU -> Aclnn.preluGetWorkspaceSize(t.get("self"), t.get("weight"), t.get("out"), size, executor);
         };
     }
 
@@ -279,6 +288,7 @@ final class Workload implements AutoCloseable {
             case BCE_WITH_LOGITS -> Aclnn.binaryCrossEntropyWithLogits(ws, size, executor, stream);
             case GROUP_NORM_BACKWARD -> Aclnn.groupNormBackward(ws, size, executor, stream);
             case NLL_LOSS_BACKWARD -> Aclnn.nllLossBackward(ws, size, executor, stream);
+            case PRELU -> Aclnn.prelu(ws, size, executor, stream);
         };
     }
 

@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The five operators as the fuzzer sees them: their parameters, a generator of arguments that
+ * The operators as the fuzzer sees them: their parameters, a generator of arguments that
  * SPEC §5 says phase 1 must accept (shapes, broadcasting, dtypes, layouts and attributes all drawn
  * from the input), and their two phases.
  */
@@ -76,6 +76,30 @@ enum FuzzedOperator {
         @Override
         int phase2(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream) {
             return Aclnn.preluBackward(workspace, size, executor, stream);
+        }
+    },
+
+    PRELU("aclnnPrelu", List.of("out"), List.of()) {
+        @Override
+        Call valid(FuzzedDataProvider d) {
+            long[] shape = shape(d, 0, 4);
+            long[] weightShape = shape.length >= 2 && d.consumeBoolean() ? new long[] {shape[1]}
+                    : d.pickValue(new long[][] {{}, {1}, {1, 1}});
+            Call c = new Call();
+            c.input("self", floatType(d), shape, d);
+            c.input("weight", floatType(d), weightShape, d);
+            c.output("out", floatType(d), shape, d);
+            return c;
+        }
+
+        @Override
+        int phase1(Args a, long[] workspaceSize, AclOpExecutor executor) {
+            return Aclnn.preluGetWorkspaceSize(a.t("self"), a.t("weight"), a.t("out"), workspaceSize, executor);
+        }
+
+        @Override
+        int phase2(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream) {
+            return Aclnn.prelu(workspace, size, executor, stream);
         }
     },
 
