@@ -10,6 +10,7 @@ import io.github.aclnn4j.demo.Demo;
 import io.github.aclnn4j.demo.GroupNormBackwardExample;
 import io.github.aclnn4j.demo.NllLossBackwardExample;
 import io.github.aclnn4j.demo.PreluBackwardExample;
+import io.github.aclnn4j.demo.PreluExample;
 import io.github.aclnn4j.testing.TestDevice;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -153,15 +154,27 @@ class DemoTest {
         assertEquals(expected, run(NllLossBackwardExample::run));
     }
 
-    /** The five run in one JVM, each initialising and finalising the runtime in turn. */
     @Test
-    void demoRunsAllFiveInSequence() {
+    void prelu() {
+        float[] self = {1.5f, -2, -0.5f, 4, -8, 3, 0, -1, 2.5f, -6, -3, 0.75f};
+        float[] weight = {0.25f, 0.5f, 2};
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < self.length; i++) {
+            float w = weight[(i / 2) % 3]; // self [2, 3, 2]: the channel is the middle index
+            expected.add(line("out", i, self[i] > 0 ? self[i] : (double) w * self[i]));
+        }
+        assertEquals(expected, run(PreluExample::run));
+    }
+
+    /** They run in one JVM, each initialising and finalising the runtime in turn. */
+    @Test
+    void demoRunsEveryExampleInSequence() {
         List<String> printed = run(Demo::run);
         List<String> headers = printed.stream().filter(l -> l.startsWith("== ")).toList();
         assertEquals(List.of("== aclnnBinaryCrossEntropyBackward ==", "== aclnnPreluBackward ==",
                 "== aclnnBinaryCrossEntropyWithLogits ==", "== aclnnGroupNormBackward ==",
-                "== aclnnNLLLossBackward =="), headers);
-        assertEquals(5 + 4 + 10 + 1 + 30 + 6, printed.size(), () -> String.join("\n", printed));
+                "== aclnnNLLLossBackward ==", "== aclnnPrelu =="), headers);
+        assertEquals(6 + 4 + 10 + 1 + 30 + 6 + 12, printed.size(), () -> String.join("\n", printed));
     }
 
     /** How the C examples print a value of a float output: {@code LOG_PRINT("name[%ld] is: %f\n", i, v)}. */

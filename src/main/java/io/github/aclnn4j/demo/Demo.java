@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.function.IntSupplier;
 
 /**
- * {@code aclnn4j demo}: the calling examples of the five operator documents, one after another. Each
- * is a whole C program (aclInit ... aclFinalize), so they run in turn in one JVM.
+ * {@code aclnn4j demo}: the calling examples of the five seed documents, then examples in their style
+ * for the forward operators, one after another. Each is a whole C program (aclInit ... aclFinalize),
+ * so they run in turn in one JVM.
  */
 public final class Demo {
     private Demo() {}
@@ -18,7 +19,8 @@ public final class Demo {
             new Example("aclnnPreluBackward", PreluBackwardExample::run),
             new Example("aclnnBinaryCrossEntropyWithLogits", BinaryCrossEntropyWithLogitsExample::run),
             new Example("aclnnGroupNormBackward", GroupNormBackwardExample::run),
-            new Example("aclnnNLLLossBackward", NllLossBackwardExample::run));
+            new Example("aclnnNLLLossBackward", NllLossBackwardExample::run),
+            new Example("aclnnPrelu", PreluExample::run));
 
     /** Runs every example; returns 0 when all returned 0, else 1. */
     public static int run() {

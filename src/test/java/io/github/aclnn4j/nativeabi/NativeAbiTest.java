@@ -47,6 +47,7 @@ class NativeAbiTest {
         EXAMPLES.put("aclnnBinaryCrossEntropyWithLogits", "binary_cross_entropy_with_logits");
         EXAMPLES.put("aclnnGroupNormBackward", "seed_group_norm_backward");
         EXAMPLES.put("aclnnNLLLossBackward", "nll_loss_backward");
+        EXAMPLES.put("aclnnPrelu", "prelu");
     }
 
     private static Path work;
@@ -88,7 +89,7 @@ class NativeAbiTest {
     }
 
     /**
-     * The calling examples (three verbatim from the operator documents, two in their style) compile
+     * The calling examples (three verbatim from the seed documents, the others in their style) compile
      * unchanged with CANN's compile line and print what the Java demo prints for the same operator,
      * run in a JVM configured as the libraries configure theirs.
      */
