@@ -172,6 +172,19 @@ def build_prelu_backward(f, shape, dtype, layout):
     return lambda: op(grad, x, w)
 
 
+def build_prelu(f, shape, dtype, layout):
+    weight_kind = field(f, "weight", ("channels", "single"))
+    if len(shape) < 2:
+        raise NotExpressible("prelu needs a rank >= 2 input")
+    x = laid_out(shape, -1.0, 1.0, dtype, layout)
+    w = uniform([shape[1]], 0.0, 0.5, dtype) if weight_kind == "channels" \
+        else uniform([1], 0.0, 0.5, dtype)
+    if layout == "outstrided":
+        out = strided_out(shape, dtype)
+        return lambda: out.copy_(torch.prelu(x, w))
+    return lambda: torch.prelu(x, w)
+
+
 def build_group_norm_backward(f, shape, dtype, layout):
     if len(shape) != 4:
         raise NotExpressible("group_norm_backward expects shape N,C,H,W")
@@ -242,6 +255,7 @@ BUILDERS = {
     "bce_backward": build_bce_backward,
     "bce_logits": build_bce_logits,
     "prelu_backward": build_prelu_backward,
+    "prelu": build_prelu,
     "group_norm_backward": build_group_norm_backward,
     "nll_loss_backward": build_nll_loss_backward,
 }

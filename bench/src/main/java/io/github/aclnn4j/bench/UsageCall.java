@@ -153,6 +153,14 @@ final class UsageCall implements AutoCloseable {
                         ws, e);
                 phase2 = Aclnn::preluBackward;
             }
+            case "prelu" -> {
+                long channels = field("weight").equals("single") ? 1 : shape[1];
+                AclTensor self = values(shape, -1, 1, layout);
+                AclTensor weight = values(new long[] {channels}, 0, 0.5, "contiguous");
+                AclTensor out = output(shape);
+                phase1 = (ws, e) -> Aclnn.preluGetWorkspaceSize(self, weight, out, ws, e);
+                phase2 = Aclnn::prelu;
+            }
             case "group_norm_backward" -> {
                 long n = shape[0];
                 long c = shape[1];
