@@ -57,6 +57,8 @@
     X(aclnnPreluBackward, "(JJJJ)I")                                            \
     X(aclnnPreluGetWorkspaceSize, "(JJJJJ)I")                                   \
     X(aclnnPrelu, "(JJJJ)I")                                                    \
+    X(aclnnBinaryCrossEntropyGetWorkspaceSize, "(JJJJJJJ)I")                    \
+    X(aclnnBinaryCrossEntropy, "(JJJJ)I")                                       \
     X(aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize, "(JJJJJJJJ)I")        \
     X(aclnnBinaryCrossEntropyWithLogits, "(JJJJ)I")                             \
     X(aclnnGroupNormBackwardGetWorkspaceSize, "(JJJJJJJJJJJJJJJ)I")            \

@@ -1,4 +1,5 @@
 /* libopapi: both phases of each operator, forwarded to aclnn4j. */
+#include "aclnnop/aclnn_binary_cross_entropy.h"
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
@@ -34,6 +35,19 @@ aclnnStatus aclnnPreluBackwardGetWorkspaceSize(const aclTensor *gradOutput, cons
 
 aclnnStatus aclnnPreluBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
     FORWARD_OP(aclnnPreluBackward, PHASE2_ARGS);
+}
+
+aclnnStatus aclnnBinaryCrossEntropyGetWorkspaceSize(const aclTensor *self, const aclTensor *target,
+                                                    const aclTensor *weight, int64_t reduction, aclTensor *out,
+                                                    uint64_t *workspaceSize, aclOpExecutor **executor) {
+    FORWARD_OP(aclnnBinaryCrossEntropyGetWorkspaceSize, ACLNN4J_ADDR(self), ACLNN4J_ADDR(target),
+               ACLNN4J_ADDR(weight), (jlong)reduction, ACLNN4J_ADDR(out), ACLNN4J_ADDR(workspaceSize),
+               ACLNN4J_ADDR(executor));
+}
+
+aclnnStatus aclnnBinaryCrossEntropy(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                    aclrtStream stream) {
+    FORWARD_OP(aclnnBinaryCrossEntropy, PHASE2_ARGS);
 }
 
 aclnnStatus aclnnPreluGetWorkspaceSize(const aclTensor *self, const aclTensor *weight, aclTensor *out,

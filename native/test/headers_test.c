@@ -4,6 +4,7 @@
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
 #include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_binary_cross_entropy.h"
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_group_norm_backward.h"

@@ -1,5 +1,6 @@
 package io.github.aclnn4j.acl;
 
+import io.github.aclnn4j.op.BinaryCrossEntropy;
 import io.github.aclnn4j.op.BinaryCrossEntropyBackward;
 import io.github.aclnn4j.op.BinaryCrossEntropyWithLogits;
 import io.github.aclnn4j.op.Executor;
@@ -29,6 +30,7 @@ public final class Aclnn {
     private static final String GROUP_NORM_BACKWARD = "aclnnGroupNormBackward";
     private static final String NLL_LOSS_BACKWARD = "aclnnNLLLossBackward";
     private static final String PRELU = "aclnnPrelu";
+    private static final String BCE = "aclnnBinaryCrossEntropy";
 
     public static int binaryCrossEntropyBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self, AclTensor target,
             AclTensor weightOptional, long reduction, AclTensor out, long[] workspaceSize, AclOpExecutor executor) {
@@ -97,6 +99,17 @@ public final class Aclnn {
 
     public static int prelu(Pointer workspace, long workspaceSize, AclOpExecutor executor, AclrtStream stream) {
         return launch(PRELU, workspace, workspaceSize, executor, stream);
+    }
+
+    public static int binaryCrossEntropyGetWorkspaceSize(AclTensor self, AclTensor target, AclTensor weight,
+            long reduction, AclTensor out, long[] workspaceSize, AclOpExecutor executor) {
+        return plan(BCE, workspaceSize, executor, () -> BinaryCrossEntropy.plan(desc(self), desc(target),
+                desc(weight), reduction, desc(out)));
+    }
+
+    public static int binaryCrossEntropy(Pointer workspace, long workspaceSize, AclOpExecutor executor,
+            AclrtStream stream) {
+        return launch(BCE, workspace, workspaceSize, executor, stream);
     }
 
     private static TensorDesc desc(AclTensor t) {

@@ -40,6 +40,18 @@ final class OperatorEntries {
         return launch("aclnnPreluBackward", workspace, workspaceSize, executor, stream, Aclnn::preluBackward);
     }
 
+    static int aclnnBinaryCrossEntropyGetWorkspaceSize(long self, long target, long weight, long reduction, long out,
+            long workspaceSize, long executor) {
+        Phase1 p = new Phase1("aclnnBinaryCrossEntropyGetWorkspaceSize", workspaceSize, executor);
+        return p.finish(Aclnn.binaryCrossEntropyGetWorkspaceSize(p.tensor(self, "self"), p.tensor(target, "target"),
+                p.tensor(weight, "weight"), reduction, p.tensor(out, "out"), p.workspaceSize, p.executor));
+    }
+
+    static int aclnnBinaryCrossEntropy(long workspace, long workspaceSize, long executor, long stream) {
+        return launch("aclnnBinaryCrossEntropy", workspace, workspaceSize, executor, stream,
+                Aclnn::binaryCrossEntropy);
+    }
+
     static int aclnnPreluGetWorkspaceSize(long self, long weight, long out, long workspaceSize, long executor) {
         Phase1 p = new Phase1("aclnnPreluGetWorkspaceSize", workspaceSize, executor);
         return p.finish(Aclnn.preluGetWorkspaceSize(p.tensor(self, "self"), p.tensor(weight, "weight"),

@@ -47,6 +47,13 @@ final class Checks {
         }
     }
 
+    /** As {@link #notNull(String, TensorDesc)}, failing with {@code status} where CANN's code says so. */
+    void notNull(String name, TensorDesc t, int status) {
+        if (t == null) {
+            throw new Failure(status, op + ": " + name + " must not be null");
+        }
+    }
+
     /** Rank ≤ 8 (a null optional tensor passes). */
     void rank(String name, TensorDesc t) {
         if (t != null && t.rank() > MAX_RANK) {

@@ -1,0 +1,123 @@
+package io.github.aclnn4j.kernel;
+
+import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.HalfFloats;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * BinaryCrossEntropy: {@code loss = −w·(y·max(log x, −100) + (1 − y)·max(log1p(−x), −100))}, each
+ * loss in double from the operands' values (the clamp at −100 as CANN's kernel and PyTorch apply
+ * it; {@code log1p(−x)} rather than {@code log(1 − x)}, so that a loss near 0 keeps its digits).
+ * Reduction none rounds each loss to self's dtype (the dtype CANN computes in) and stores it as
+ * out's; mean and sum add each block's losses in double into the workspace, then combine the
+ * block sums pairwise and round once, so the result does not depend on the thread count.
+ */
+public final class BceKernel implements Parallel.Tasks {
+    private static final double LOG_FLOOR = -100;
+    /** Below this, log1p(−x) is its series: 1 − x in double would lose x's low digits. */
+    private static final double SERIES_BELOW = 0x1p-10;
+
+    private final StridedView self;
+    private final StridedView target;
+    private final StridedView weight;
+    private final int reduction;
+    private final StridedView out;
+    /** Self's dtype when it is 16-bit and out's differs: each loss is rounded to it first. */
+    private final DType rounding;
+
+    /**
+     * The kernel of one plan (or of one tile-ordered piece of reduction none), made by phase 1.
+     *
+     * @param weight null when absent
+     * @param reduction 0 none, 1 mean, 2 sum
+     * @param computeType self's dtype
+     */
+    public BceKernel(StridedView self, StridedView target, StridedView weight, int reduction, DType computeType,
+            StridedView out) {
+        this.self = self;
+        this.target = target;
+        this.weight = weight;
+        this.reduction = reduction;
+        this.out = out;
+        this.rounding = computeType != DType.FLOAT && computeType != out.dtype() ? computeType : null;
+    }
+
+    /** Workspace bytes for a reduction over {@code numel} elements: one double per block. */
+    public static long workspaceBytes(long numel) {
+        return Blocks.count(numel) * Double.BYTES;
+    }
+
+    /** Runs the whole call: block by block on the library's threads, then the reduction. */
+    public void run(MemorySegment workspace) {
+        long n = self.numel();
+        long blocks = Blocks.count(n);
+        Parallel.forEach(blocks, Blocks.SIZE, this, workspace);
+        if (reduction != 0) {
+            double total = Blocks.pairwiseSum(workspace, blocks);
+            out.set(0, roundTo(rounding, (float) (reduction == 1 ? total / n : total)));
+        }
+    }
+
+    /** One block: its losses written (none) or their sum stored in the workspace (mean, sum). */
+    @Override
+    public void task(long block, MemorySegment workspace) {
+        long start = block * Blocks.SIZE;
+        int len = (int) Math.min(Blocks.SIZE, self.numel() - start);
+        Scratch s = Scratch.get();
+        float[] x = s.a;
+        float[] y = s.b;
+        float[] w = s.ones;
+        self.gather(start, x, len);
+        target.gather(start, y, len);
+        if (weight != null) {
+            w = s.c;
+            weight.gather(start, w, len);
+        }
+        double sum = losses(x, y, w, len);
+        if (reduction == 0) {
+            if (rounding != null) {
+                for (int i = 0; i < len; i++) {
+                    x[i] = roundTo(rounding, x[i]);
+                }
+            }
+            out.scatter(start, x, len);
+        } else {
+            workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, block, sum);
+        }
+    }
+
+    /** The losses of {@code x[0, n)} written over x (as floats), their sum in double returned. */
+    static double losses(float[] x, float[] y, float[] w, int n) {
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            double xi = x[i];
+            double yi = y[i];
+            double logX = Math.max(Math.log(xi), LOG_FLOOR);
+            double log1mX = Math.max(xi < SERIES_BELOW && xi > -SERIES_BELOW ? log1pSeries(-xi) : Math.log(1 - xi),
+                    LOG_FLOOR);
+            double loss = -(yi * logX + (1 - yi) * log1mX) * w[i];
+            x[i] = (float) loss;
+            sum += loss;
+        }
+        return sum;
+    }
+
+    /** log1p(t) for |t| < 2^-10: t − t²/2 + t³/3 − t⁴/4, within 2^-52 of it. */
+    private static double log1pSeries(double t) {
+        return t * (1 - t * (0.5 - t * (1.0 / 3 - t * 0.25)));
+    }
+
+    private static float roundTo(DType dtype, float v) {
+        if (dtype == null) {
+            return v;
+        }
+        return dtype == DType.FLOAT16 ? Float.float16ToFloat(Float.floatToFloat16(v))
+                : HalfFloats.fromBf16(HalfFloats.toBf16(v));
+    }
+
+    /** The reduction of no elements, over every element of out: mean NaN (0/0), sum and none 0. */
+    public static void fillEmpty(int reduction, StridedView out) {
+        out.fill(0, out.numel(), reduction == 1 ? Float.NaN : 0f);
+    }
+}
