@@ -36,7 +36,7 @@ manifest.txt, one record per case, one item per line, fields separated by single
 
     case NAME                      starts a case; NAME is op/dtype/variant/reduction
     op OP                          bce_backward | prelu_backward | bce_with_logits |
-                                   group_norm_backward | nll_loss_backward | prelu
+                                   group_norm_backward | nll_loss_backward | prelu | bce
     data FILE                      the case's .npz, relative to the manifest
     attr KEY VALUE                 reduction, ignoreIndex, N, C, HxW, group, outputMask (e.g. 1,0,1)
     in NAME DTYPE SHAPE STRIDES OFFSET
@@ -440,6 +440,78 @@ def prelu_backward_cases(manifest):
     prelu_backward(manifest, "BF16/all_zero_self", BF16, shape=(2, 3), zeros=6)
 
 
+# ---------------------------------------------------------------- BinaryCrossEntropy
+
+def bce(manifest, name, dtype, reduction, shape=(3, 4, 5), layout="contiguous", weight_shape=None,
+        target_dtype=None, out_dtype=None, edges=True, out_shape=None):
+    """weight_shape None: no weight; edges: some probabilities exactly 0 and 1 (the -100 clamp)
+    and some below 1e-9 (log1p(-x), not log(1 - x): the expected loss is computed here with log1p,
+    torch's only cross-checks it). The loss is computed in self's dtype and cast
+    to out's, as CANN does; an empty self fills out (NaN for mean, 0 otherwise)."""
+    case = Case("bce", name, layout)
+    target_dtype = target_dtype or dtype
+    out_dtype = out_dtype or dtype
+    x = round_to(case.rng.uniform(0.0, 1.0, size=shape), dtype)
+    if edges and x.size >= 6:
+        flat = x.reshape(-1)
+        at = case.rng.choice(x.size, 6, replace=False)
+        flat[at] = round_to(np.array([0.0, 1.0, 0.0, 1.0, 3e-10, 1 - 2.0 ** -11]), dtype)
+    y = round_to(np.where(case.rng.uniform(size=shape) < 0.3, np.round(case.rng.uniform(size=shape)),
+                          case.rng.uniform(size=shape)), target_dtype)
+    w = None if weight_shape is None else gen(case, dtype, weight_shape, 0.0, 2.0)
+    case.input("self", dtype, x)
+    case.input("target", target_dtype, y)
+    if w is None:
+        case.null("weight")
+    else:
+        case.input("weight", dtype, w)
+    case.attr("reduction", reduction)
+    wb = 1.0 if w is None else np.broadcast_to(w, shape)
+    log_x = np.maximum(np.log(x, where=x > 0, out=np.full(x.shape, -np.inf)), -100.0)
+    log_1mx = np.maximum(np.log1p(-x, where=x < 1, out=np.full(x.shape, -np.inf)), -100.0)
+    terms = (np.abs(y * log_x) + np.abs((1 - y) * log_1mx)) * np.abs(wb)
+    if x.size:
+        loss = F.binary_cross_entropy(t64(x), t64(y), weight=None if w is None else t64(w).expand(shape),
+                                      reduction=REDUCTIONS[reduction]).numpy()
+        mine = -(y * log_x + (1 - y) * log_1mx) * wb
+        mine = mine if reduction == 0 else (mine.mean() if reduction == 1 else mine.sum())
+        # torch 1.13 takes log(1 - x), which loses x's digits below 1e-9: it only cross-checks
+        assert np.allclose(loss, mine, rtol=1e-6, atol=1e-300), (name, loss, mine)
+        loss = mine
+        scale = terms if reduction == 0 else (terms.mean() if reduction == 1 else terms.sum())
+        if dtype != FLOAT and out_dtype != dtype:  # CANN computes in self's dtype, then casts
+            loss = round_to(np.asarray(loss), dtype)
+    else:
+        loss = np.full(out_shape, np.nan if reduction == 1 else 0.0)
+        scale = 0.0
+    shape_out = out_shape if out_shape is not None else (shape if reduction == 0 else (1,))
+    case.output("out", out_dtype, shape_out, np.broadcast_to(loss, shape_out), scale=scale)
+    case.finish(manifest)
+
+
+def bce_cases(manifest):
+    for dtype in FLOAT_TYPES:
+        for reduction in REDUCTIONS:
+            for layout in LAYOUTS:
+                if layout == "broadcast":
+                    continue  # self and target have no broadcasting; the weight's is below
+                bce(manifest, f"{dtype}/{layout}/{REDUCTIONS[reduction]}", dtype, reduction, layout=layout,
+                    weight_shape=(3, 4, 5) if layout != "outstrided" else None)
+            bce(manifest, f"{dtype}/weight_row/{REDUCTIONS[reduction]}", dtype, reduction, weight_shape=(5,))
+        bce(manifest, f"{dtype}/rank8/sum", dtype, 2, shape=(2, 1, 3, 1, 2, 1, 2, 2), weight_shape=(1,))
+    bce(manifest, "FLOAT/weight0d/mean", FLOAT, 1, weight_shape=())
+    bce(manifest, "FLOAT/rank0/none", FLOAT, 0, shape=(), edges=False)
+    bce(manifest, "FLOAT/large/mean", FLOAT, 1, shape=(70, 130), weight_shape=(130,), layout="transposed")
+    bce(manifest, "FLOAT/out_1x1/sum", FLOAT, 2, shape=(4, 6), out_shape=(1, 1))
+    # without a weight the dtypes may mix: computed in self's dtype, cast to out's
+    bce(manifest, "mixed/FLOAT16_self_FLOAT_target_BF16_out/none", FLOAT16, 0, target_dtype=FLOAT, out_dtype=BF16)
+    bce(manifest, "mixed/BF16_self_FLOAT_out/mean", BF16, 1, out_dtype=FLOAT)
+    bce(manifest, "mixed/FLOAT_self_FLOAT16_target/sum", FLOAT, 2, target_dtype=FLOAT16, layout="stepped")
+    # an empty self fills out, whatever its shape
+    for reduction in REDUCTIONS:
+        bce(manifest, f"FLOAT/empty/{REDUCTIONS[reduction]}", FLOAT, reduction, shape=(0, 4), out_shape=(3,))
+
+
 # ---------------------------------------------------------------- Prelu
 
 def prelu(manifest, name, dtype, shape=(2, 3, 4, 5), layout="contiguous", weight_shape="channels", weight_dtype=None,
@@ -767,7 +839,8 @@ def main():
     manifest = ["# Generated by tools/golden/make_goldens.py; the format is described there. Do not edit."]
     builders = (("bce_backward", bce_backward_cases), ("prelu_backward", prelu_backward_cases),
                 ("bce_with_logits", bce_with_logits_cases), ("group_norm_backward", group_norm_backward_cases),
-                ("nll_loss_backward", nll_loss_backward_cases), ("prelu", prelu_cases))
+                ("nll_loss_backward", nll_loss_backward_cases), ("prelu", prelu_cases),
+                ("bce", bce_cases))
     for op, build in builders:
         (GOLDEN / op).mkdir(parents=True)
         build(manifest)

@@ -180,6 +180,8 @@ class GoldenTest {
                     t.get("totalWeight"), t.get("out"), workspaceSize, executor);
             case "prelu" -> Aclnn.preluGetWorkspaceSize(t.get("self"), t.get("weight"), t.get("out"), workspaceSize,
                     executor);
+            case "bce" -> Aclnn.binaryCrossEntropyGetWorkspaceSize(t.get("self"), t.get("target"), t.get("weight"),
+                    attr(c, "reduction"), t.get("out"), workspaceSize, executor);
             default -> throw new IllegalArgumentException("unknown op " + c.op());
         };
     }
@@ -192,6 +194,7 @@ class GoldenTest {
             case "group_norm_backward" -> Aclnn.groupNormBackward(workspace, workspaceSize, executor, stream);
             case "nll_loss_backward" -> Aclnn.nllLossBackward(workspace, workspaceSize, executor, stream);
             case "prelu" -> Aclnn.prelu(workspace, workspaceSize, executor, stream);
+            case "bce" -> Aclnn.binaryCrossEntropy(workspace, workspaceSize, executor, stream);
             default -> throw new IllegalArgumentException("unknown op " + op);
         };
     }

@@ -65,7 +65,7 @@ class CommonChecksTest {
     @MethodSource("requiredSlots")
     void nullRequiredTensor(Operator op, String slot) {
         try (DeviceArena arena = new DeviceArena()) {
-            Change.rejects("null " + slot, NULLPTR, a -> a.set(slot, null)).naming(slot)
+            Change.rejects("null " + slot, op.nullStatus(), a -> a.set(slot, null)).naming(slot)
                     .check(op.baseline(arena, ACL_FLOAT));
         }
     }

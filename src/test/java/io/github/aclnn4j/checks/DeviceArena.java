@@ -172,6 +172,12 @@ public final class DeviceArena implements AutoCloseable {
         return out;
     }
 
+    /** Copies {@code values} to the FLOAT memory at {@code p}. */
+    public static void writeFloats(Pointer p, float[] values) {
+        Calls.ok("aclrtMemcpy H2D", () -> AclRt.memcpy(p, values.length * 4L, Pointer.to(values),
+                values.length * 4L, ACL_MEMCPY_HOST_TO_DEVICE));
+    }
+
     /** The first {@code bytes} bytes at tensor {@code t}'s data pointer. */
     public byte[] dataBytes(AclTensor t, int bytes) {
         return readBytes(spec(t).data(), bytes);

@@ -77,6 +77,32 @@ public enum Operator {
         }
     },
 
+    BCE("aclnnBinaryCrossEntropy", List.of("self", "target", "weight", "out"), List.of("reduction"),
+            List.of("weight"), List.of("out")) {
+        @Override
+        public OpArgs baseline(DeviceArena a, int dtype) {
+            return new OpArgs(this, a).set("self", a.tensor(dtype, 2, 3)).set("target", a.tensor(dtype, 2, 3))
+                    .set("weight", a.tensor(dtype, 2, 3)).set("reduction", 0).set("out", a.tensor(dtype, 2, 3));
+        }
+
+        /** CANN's code returns ACLNN_ERR_INNER_NULLPTR for a null self, target or out (its document says 161001). */
+        @Override
+        public int nullStatus() {
+            return 561103;
+        }
+
+        @Override
+        int plan(OpArgs x, long[] workspaceSize, AclOpExecutor executor) {
+            return Aclnn.binaryCrossEntropyGetWorkspaceSize(x.tensor("self"), x.tensor("target"), x.tensor("weight"),
+                    x.number("reduction"), x.tensor("out"), workspaceSize, executor);
+        }
+
+        @Override
+        int launch(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream) {
+            return Aclnn.binaryCrossEntropy(workspace, size, executor, stream);
+        }
+    },
+
     BCE_WITH_LOGITS("aclnnBinaryCrossEntropyWithLogits",
             List.of("self", "target", "weightOptional", "posWeightOptional", "out"), List.of("reduction"),
             List.of("weightOptional", "posWeightOptional"), List.of("out")) {
@@ -168,6 +194,11 @@ public enum Operator {
         this.numberSlots = numberSlots;
         this.optionalSlots = optionalSlots;
         this.outputSlots = outputSlots;
+    }
+
+    /** The status of a null required tensor. */
+    public int nullStatus() {
+        return Change.NULLPTR;
     }
 
     /** A small argument set that phase 1 accepts, every floating tensor of {@code dtype}. */

@@ -31,6 +31,7 @@ class DenseRandomTest {
         add(cases, "GroupNormBackward", 0xE4_0000L, GroupNormBackwardCase::run);
         add(cases, "NllLossBackward", 0xE5_0000L, NllLossBackwardCase::run);
         add(cases, "Prelu", 0xE6_0000L, PreluCase::run);
+        add(cases, "BinaryCrossEntropy", 0xE7_0000L, BinaryCrossEntropyCase::run);
         return cases.build();
     }
 

@@ -132,6 +132,43 @@ public final class Reference {
         return new Expected(new double[] {sum}, new double[] {bound});
     }
 
+    /**
+     * aclnnBinaryCrossEntropy: loss = −w·(y·max(log x, −100) + (1 − y)·max(log1p(−x), −100)), weight
+     * broadcast to self; mean and sum give one element (NaN and 0 when self is empty).
+     */
+    public static Expected binaryCrossEntropy(Arr self, Arr target, Arr weight, int reduction) {
+        long[] shape = self.shape();
+        int n = self.data().length;
+        Expected loss = Expected.ofSize(n);
+        double[] magnitude = new double[n];
+        long[] index = new long[shape.length];
+        for (int i = 0; i < n; i++) {
+            double x = self.data()[i];
+            double y = target.data()[i];
+            double w = weight == null ? 1 : weight.at(shape, index);
+            double logX = Math.max(Math.log(x), -100);
+            double log1mX = Math.max(Math.log1p(-x), -100);
+            loss.value()[i] = -(y * logX + (1 - y) * log1mX) * w;
+            magnitude[i] = (Math.abs(y * logX) + Math.abs((1 - y) * log1mX)) * Math.abs(w);
+            loss.bound()[i] = ELEMENTWISE_ROUNDINGS * F32 * magnitude[i];
+            Shapes.increment(index, shape);
+        }
+        if (reduction == NONE) {
+            return loss;
+        }
+        double sum = 0;
+        double sumMagnitude = 0;
+        for (int i = 0; i < n; i++) {
+            sum += loss.value()[i];
+            sumMagnitude += magnitude[i];
+        }
+        double bound = sumRoundings(n) * F32 * sumMagnitude;
+        if (reduction == MEAN) {
+            return new Expected(new double[] {n == 0 ? Double.NaN : sum / n}, new double[] {n == 0 ? 0 : bound / n});
+        }
+        return new Expected(new double[] {sum}, new double[] {bound});
+    }
+
     /** The three outputs of §5.4, each null when it was not asked for. */
     public record GroupNormGrads(Expected gradInput, Expected gradGamma, Expected gradBeta) {}
 

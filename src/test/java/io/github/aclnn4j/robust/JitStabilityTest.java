@@ -49,7 +49,8 @@ class JitStabilityTest {
             "PReLU backward", List.of("PreluBackwardKernel::", "::prelu"),
             "GroupNorm backward", List.of("GroupNormBackwardKernel::", "::groupSums", "::groupNormUpdate"),
             "NLL backward", List.of("NllLossBackwardKernel::"),
-            "PReLU", List.of("PreluKernel::", "::preluForward"));
+            "PReLU", List.of("PreluKernel::", "::preluForward"),
+            "BCE", List.of("BceKernel::"));
     private static final String MEASURING = "measuring from uptime ms ";
     /** {@code [1.234s][debug][deoptimization] cid= 895 level=4 io.github.aclnn4j.x.Y.rows(JI)V trap_bci=19 unstable_if ...}. */
     private static final Pattern DEOPT = Pattern.compile("^\\[(\\d+\\.\\d+)s\\]\\[debug *\\]\\[deoptimization *\\] cid=\\s*(\\d+)"

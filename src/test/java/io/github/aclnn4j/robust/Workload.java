@@ -34,7 +34,7 @@ import java.util.SplittableRandom;
  * them per call would, and destroyed at the next {@link #retire} (after a synchronize).
  */
 final class Workload implements AutoCloseable {
-    enum Op { BCE_BACKWARD, PRELU_BACKWARD, BCE_WITH_LOGITS, GROUP_NORM_BACKWARD, NLL_LOSS_BACKWARD, PRELU }
+    enum Op { BCE_BACKWARD, PRELU_BACKWARD, BCE_WITH_LOGITS, GROUP_NORM_BACKWARD, NLL_LOSS_BACKWARD, PRELU, BCE }
 
     static final int[] FLOAT_TYPES = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
@@ -45,7 +45,8 @@ final class Workload implements AutoCloseable {
     static List<Case> everyCase() {
         List<Case> cases = new ArrayList<>();
         for (Op op : Op.values()) {
-            boolean reduces = op == Op.BCE_BACKWARD || op == Op.BCE_WITH_LOGITS || op == Op.NLL_LOSS_BACKWARD;
+            boolean reduces = op == Op.BCE_BACKWARD || op == Op.BCE_WITH_LOGITS || op == Op.NLL_LOSS_BACKWARD
+                    || op == Op.BCE;
             for (int dtype : FLOAT_TYPES) {
                 for (boolean strided : new boolean[] {false, true}) {
                     for (long seed = 0; seed < (reduces ? 3 : 1); seed++) { // the seed picks the reduction
@@ -102,6 +103,16 @@ final class Workload implements AutoCloseable {
                 input("weight", dtype, new long[] {channels}, strided, r, -1, 1);
                 output("gradInput", dtype, shape, strided);
                 output("gradWeight", dtype, new long[] {channels}, strided);
+            }
+            case BCE -> {
+                long cols = 59;
+                long rows = Math.max(1, elements / cols);
+                long[] shape = {rows, cols};
+                input("self", dtype, shape, strided, r, 0.01, 0.99);
+                input("target", dtype, shape, strided, r, 0, 1);
+                input("weight", dtype, new long[] {cols}, strided, r, 0, 2);
+                output("out", dtype, reduction == 0 ? shape : new long[] {1}, strided);
+                attributes[0] = reduction;
             }
             case PRELU -> {
                 long channels = 7;
@@ -268,6 +279,8 @@ final class Workload implements AutoCloseable {
                     t.get("target"), t.get("weight"), attributes[0], attributes[1], t.get("totalWeight"), t.get("out"),
                     size, executor);
             case PRELU -> Aclnn.preluGetWorkspaceSize(t.get("self"), t.get("weight"), t.get("out"), size, executor);
+            case BCE -> Aclnn.binaryCrossEntropyGetWorkspaceSize(t.get("self"), t.get("target"), t.get("weight"),
+                    attributes[0], t.get("out"), size, executor);
         };
     }
 
@@ -289,6 +302,7 @@ final class Workload implements AutoCloseable {
             case GROUP_NORM_BACKWARD -> Aclnn.groupNormBackward(ws, size, executor, stream);
             case NLL_LOSS_BACKWARD -> Aclnn.nllLossBackward(ws, size, executor, stream);
             case PRELU -> Aclnn.prelu(ws, size, executor, stream);
+            case BCE -> Aclnn.binaryCrossEntropy(ws, size, executor, stream);
         };
     }
 

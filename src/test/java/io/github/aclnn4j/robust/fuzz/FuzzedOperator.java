@@ -79,6 +79,39 @@ enum FuzzedOperator {
         }
     },
 
+    BCE("aclnnBinaryCrossEntropy", List.of("out"), List.of("reduction")) {
+        @Override
+        Call valid(FuzzedDataProvider d) {
+            long[] shape = shape(d, 0, 4);
+            long reduction = d.consumeInt(0, 2);
+            boolean weighted = d.consumeBoolean();
+            int dtype = floatType(d);
+            Call c = new Call();
+            c.input("self", dtype, shape, d);
+            c.input("target", weighted ? dtype : floatType(d), shape, d);
+            c.tensors.put("weight", weighted ? new TensorRecipe(dtype, broadcastable(d, shape)).layout(d, true) : null);
+            c.output("out", weighted ? dtype : floatType(d), reduction == 0 ? shape : new long[] {1}, d);
+            c.attributes.put("reduction", reduction);
+            return c;
+        }
+
+        @Override
+        int nullStatus() {
+            return 561103; // ACLNN_ERR_INNER_NULLPTR, as CANN's code returns for a null self, target or out
+        }
+
+        @Override
+        int phase1(Args a, long[] workspaceSize, AclOpExecutor executor) {
+            return Aclnn.binaryCrossEntropyGetWorkspaceSize(a.t("self"), a.t("target"), a.t("weight"),
+                    a.n("reduction"), a.t("out"), workspaceSize, executor);
+        }
+
+        @Override
+        int phase2(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream) {
+            return Aclnn.binaryCrossEntropy(workspace, size, executor, stream);
+        }
+    },
+
     PRELU("aclnnPrelu", List.of("out"), List.of()) {
         @Override
         Call valid(FuzzedDataProvider d) {
@@ -277,6 +310,11 @@ enum FuzzedOperator {
     abstract Call valid(FuzzedDataProvider d);
 
     abstract int phase1(Args args, long[] workspaceSize, AclOpExecutor executor);
+
+    /** The status of a null required tensor. */
+    int nullStatus() {
+        return 161001;
+    }
 
     abstract int phase2(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream);
 
