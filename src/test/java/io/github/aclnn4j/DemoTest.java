@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.aclnn4j.acl.Acl;
 import io.github.aclnn4j.demo.BinaryCrossEntropyBackwardExample;
+import io.github.aclnn4j.demo.BinaryCrossEntropyExample;
 import io.github.aclnn4j.demo.BinaryCrossEntropyWithLogitsExample;
 import io.github.aclnn4j.demo.Demo;
 import io.github.aclnn4j.demo.GroupNormBackwardExample;
@@ -166,6 +167,20 @@ class DemoTest {
         assertEquals(expected, run(PreluExample::run));
     }
 
+    @Test
+    void binaryCrossEntropy() {
+        double[] self = {0.9f, 0.2f, 0.6f, 0.05f, 0.7f, 0.5f};
+        double[] target = {1, 0, 1, 0, 1, 0.5};
+        double[] weight = {1, 2, 0.5};
+        double sum = 0;
+        for (int i = 0; i < self.length; i++) {
+            double x = self[i];
+            double y = target[i];
+            sum += -weight[i % 3] * (y * Math.log(x) + (1 - y) * Math.log1p(-x));
+        }
+        assertEquals(List.of(line("out", 0, sum / self.length)), run(BinaryCrossEntropyExample::run));
+    }
+
     /** They run in one JVM, each initialising and finalising the runtime in turn. */
     @Test
     void demoRunsEveryExampleInSequence() {
@@ -173,8 +188,8 @@ class DemoTest {
         List<String> headers = printed.stream().filter(l -> l.startsWith("== ")).toList();
         assertEquals(List.of("== aclnnBinaryCrossEntropyBackward ==", "== aclnnPreluBackward ==",
                 "== aclnnBinaryCrossEntropyWithLogits ==", "== aclnnGroupNormBackward ==",
-                "== aclnnNLLLossBackward ==", "== aclnnPrelu =="), headers);
-        assertEquals(6 + 4 + 10 + 1 + 30 + 6 + 12, printed.size(), () -> String.join("\n", printed));
+                "== aclnnNLLLossBackward ==", "== aclnnPrelu ==", "== aclnnBinaryCrossEntropy =="), headers);
+        assertEquals(7 + 4 + 10 + 1 + 30 + 6 + 12 + 1, printed.size(), () -> String.join("\n", printed));
     }
 
     /** How the C examples print a value of a float output: {@code LOG_PRINT("name[%ld] is: %f\n", i, v)}. */

@@ -20,7 +20,8 @@ public final class Demo {
             new Example("aclnnBinaryCrossEntropyWithLogits", BinaryCrossEntropyWithLogitsExample::run),
             new Example("aclnnGroupNormBackward", GroupNormBackwardExample::run),
             new Example("aclnnNLLLossBackward", NllLossBackwardExample::run),
-            new Example("aclnnPrelu", PreluExample::run));
+            new Example("aclnnPrelu", PreluExample::run),
+            new Example("aclnnBinaryCrossEntropy", BinaryCrossEntropyExample::run));
 
     /** Runs every example; returns 0 when all returned 0, else 1. */
     public static int run() {

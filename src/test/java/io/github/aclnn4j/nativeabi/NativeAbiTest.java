@@ -48,6 +48,7 @@ class NativeAbiTest {
         EXAMPLES.put("aclnnGroupNormBackward", "seed_group_norm_backward");
         EXAMPLES.put("aclnnNLLLossBackward", "nll_loss_backward");
         EXAMPLES.put("aclnnPrelu", "prelu");
+        EXAMPLES.put("aclnnBinaryCrossEntropy", "binary_cross_entropy");
     }
 
     private static Path work;
