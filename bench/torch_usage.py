@@ -172,6 +172,21 @@ def build_prelu_backward(f, shape, dtype, layout):
     return lambda: op(grad, x, w)
 
 
+def build_bce(f, shape, dtype, layout):
+    reduction = field(f, "reduction", REDUCTIONS)
+    weight_kind = field(f, "weight", ("none", "dense", "row"))
+    x = laid_out(shape, 0.02, 0.98, dtype, layout)
+    y = laid_out(shape, 0.0, 1.0, dtype, layout)
+    weight = optional_weight(weight_kind, shape, dtype, layout)
+    fn = torch.nn.functional.binary_cross_entropy
+    if layout == "outstrided":
+        if reduction != "none":
+            raise NotExpressible("layout outstrided needs reduction none (else the loss is 0-d)")
+        out = strided_out(shape, dtype)
+        return lambda: out.copy_(fn(x, y, weight=weight, reduction=reduction))
+    return lambda: fn(x, y, weight=weight, reduction=reduction)
+
+
 def build_prelu(f, shape, dtype, layout):
     weight_kind = field(f, "weight", ("channels", "single"))
     if len(shape) < 2:
@@ -256,6 +271,7 @@ BUILDERS = {
     "bce_logits": build_bce_logits,
     "prelu_backward": build_prelu_backward,
     "prelu": build_prelu,
+    "bce": build_bce,
     "group_norm_backward": build_group_norm_backward,
     "nll_loss_backward": build_nll_loss_backward,
 }

@@ -153,6 +153,16 @@ final class UsageCall implements AutoCloseable {
                         ws, e);
                 phase2 = Aclnn::preluBackward;
             }
+            case "bce" -> {
+                AclTensor self = values(shape, 0.02, 0.98, layout);
+                AclTensor target = values(shape, 0, 1, layout);
+                AclTensor weight = optional("weight", shape, 0, 2);
+                int reduction = reduction();
+                AclTensor out = reduction == 0 ? output(shape) : values(new long[] {1}, 0, 0, "contiguous");
+                phase1 = (ws, e) -> Aclnn.binaryCrossEntropyGetWorkspaceSize(self, target, weight, reduction, out, ws,
+                        e);
+                phase2 = Aclnn::binaryCrossEntropy;
+            }
             case "prelu" -> {
                 long channels = field("weight").equals("single") ? 1 : shape[1];
                 AclTensor self = values(shape, -1, 1, layout);
