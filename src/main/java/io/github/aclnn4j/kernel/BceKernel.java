@@ -6,18 +6,15 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * BinaryCrossEntropy: {@code loss = −w·(y·max(log x, −100) + (1 − y)·max(log1p(−x), −100))}, each
- * loss in double from the operands' values (the clamp at −100 as CANN's kernel and PyTorch apply
- * it; {@code log1p(−x)} rather than {@code log(1 − x)}, so that a loss near 0 keeps its digits).
+ * BinaryCrossEntropy: {@code loss = −w·(y·max(log x, −100) + (1 − y)·max(log1p(−x), −100))} (the
+ * clamp at −100 as CANN's kernel and PyTorch apply it; {@code log1p(−x)} rather than
+ * {@code log(1 − x)}, so that a loss near 0 keeps its digits), by {@link BulkMath#binaryCrossEntropy}
+ * over rows of floats gathered from the operands: in fp32 with the Vector API, else in double.
  * Reduction none rounds each loss to self's dtype (the dtype CANN computes in) and stores it as
  * out's; mean and sum add each block's losses in double into the workspace, then combine the
  * block sums pairwise and round once, so the result does not depend on the thread count.
  */
 public final class BceKernel implements Parallel.Tasks {
-    private static final double LOG_FLOOR = -100;
-    /** Below this, log1p(−x) is its series: 1 − x in double would lose x's low digits. */
-    private static final double SERIES_BELOW = 0x1p-10;
-
     private final StridedView self;
     private final StridedView target;
     private final StridedView weight;
@@ -74,7 +71,7 @@ public final class BceKernel implements Parallel.Tasks {
             w = s.c;
             weight.gather(start, w, len);
         }
-        double sum = losses(x, y, w, len);
+        double sum = BulkMath.INSTANCE.binaryCrossEntropy(x, y, w, len);
         if (reduction == 0) {
             if (rounding != null) {
                 for (int i = 0; i < len; i++) {
@@ -85,27 +82,6 @@ public final class BceKernel implements Parallel.Tasks {
         } else {
             workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, block, sum);
         }
-    }
-
-    /** The losses of {@code x[0, n)} written over x (as floats), their sum in double returned. */
-    static double losses(float[] x, float[] y, float[] w, int n) {
-        double sum = 0;
-        for (int i = 0; i < n; i++) {
-            double xi = x[i];
-            double yi = y[i];
-            double logX = Math.max(Math.log(xi), LOG_FLOOR);
-            double log1mX = Math.max(xi < SERIES_BELOW && xi > -SERIES_BELOW ? log1pSeries(-xi) : Math.log(1 - xi),
-                    LOG_FLOOR);
-            double loss = -(yi * logX + (1 - yi) * log1mX) * w[i];
-            x[i] = (float) loss;
-            sum += loss;
-        }
-        return sum;
-    }
-
-    /** log1p(t) for |t| < 2^-10: t − t²/2 + t³/3 − t⁴/4, within 2^-52 of it. */
-    private static double log1pSeries(double t) {
-        return t * (1 - t * (0.5 - t * (1.0 / 3 - t * 0.25)));
     }
 
     private static float roundTo(DType dtype, float v) {

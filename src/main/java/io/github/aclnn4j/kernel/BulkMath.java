@@ -31,6 +31,14 @@ public interface BulkMath {
     double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n);
 
     /**
+     * The binary cross entropy of each element, {@code −w·(y·max(log x, −100) + (1 − y)·max(log1p(−x), −100))}
+     * ({@code w} a row of ones when absent), written over {@code x}; returns their sum in double.
+     * The Vector API version computes in fp32 with its own log (IEEE operations only, so the same
+     * bits interpreted or compiled); the scalar one in double.
+     */
+    double binaryCrossEntropy(float[] x, float[] y, float[] w, int n);
+
+    /**
      * One PReLU row segment with weight {@code w}: {@code x[i] = x[i] > 0 ? g[i] : w·g[i]} in place,
      * returning {@code Σ min(x[i], 0)·g[i]} (the gradWeight part) in double, for i in [from, to).
      */

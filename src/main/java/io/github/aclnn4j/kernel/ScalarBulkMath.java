@@ -46,6 +46,22 @@ final class ScalarBulkMath implements BulkMath {
     }
 
     @Override
+    public double binaryCrossEntropy(float[] x, float[] y, float[] w, int n) {
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            double xi = x[i];
+            double yi = y[i];
+            // StrictMath: the same bits interpreted or compiled, on every machine
+            double logX = Math.max(StrictMath.log(xi), -100);
+            double log1mX = Math.max(StrictMath.log1p(-xi), -100);
+            double loss = -(yi * logX + (1 - yi) * log1mX) * w[i];
+            x[i] = (float) loss;
+            sum += loss;
+        }
+        return sum;
+    }
+
+    @Override
     public double preluRow(float[] x, float[] g, int from, int to, float w) {
         double sum = 0;
         for (int i = from; i < to; i++) {

@@ -61,6 +61,44 @@ class BulkMathAgreementTest {
         assertArrayEquals(eachScalar, each, BulkMath.INSTANCE.name() + ": a weight per element");
     }
 
+    /**
+     * The fp32 BCE losses (Vector API) within 4 fp32 ulps of the double ones (plain Java) for
+     * probabilities across every binade, subnormals, the ends of the log1p series' range, 0, 1,
+     * values outside [0, 1], NaN and infinities (the special results exactly).
+     */
+    @org.junit.jupiter.api.Test
+    void binaryCrossEntropyLossesAgreeWithDouble() {
+        SplittableRandom r = new SplittableRandom(42);
+        float[] special = {0f, -0f, 1f, Float.MIN_VALUE, 1e-40f, 1e-30f, 0x1p-126f, 0.2929f, 0.29289f, 0.2929001f,
+            0.41421f, 0.5f, 1 - 0x1p-24f, 0.9999f, -0.25f, 1.5f, 7f, Float.NaN, Float.POSITIVE_INFINITY,
+            Float.NEGATIVE_INFINITY};
+        int n = 4096 + 7;
+        float[] x = new float[n];
+        float[] y = new float[n];
+        float[] w = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = i < special.length * 3 ? special[i % special.length]
+                    : Math.scalb((float) r.nextDouble(0.5, 1), -r.nextInt(150));
+            y[i] = i < special.length * 3 ? (i / special.length) * 0.5f : (float) r.nextDouble();
+            w[i] = 1 + (i % 3);
+        }
+        float[] vector = x.clone();
+        float[] scalar = x.clone();
+        double vectorSum = BulkMath.INSTANCE.binaryCrossEntropy(vector, y, w, n);
+        double scalarSum = SCALAR.binaryCrossEntropy(scalar, y, w, n);
+        for (int i = 0; i < n; i++) {
+            float v = vector[i];
+            float s = scalar[i];
+            String what = BulkMath.INSTANCE.name() + ": loss of x " + x[i] + ", y " + y[i] + ": " + v + " vs " + s;
+            if (Float.isNaN(s) || Float.isInfinite(s)) {
+                org.junit.jupiter.api.Assertions.assertEquals(s, v, what);
+            } else {
+                org.junit.jupiter.api.Assertions.assertEquals(s, v, 4 * Math.ulp(s) + Float.MIN_VALUE, what);
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(Double.isNaN(scalarSum) && Double.isNaN(vectorSum));
+    }
+
     static Stream<Arguments> rowShapes() {
         return Stream.of(Arguments.of(16, 49), Arguments.of(8, 196), Arguments.of(3, 1), Arguments.of(5, 17),
                 Arguments.of(1, 1024), Arguments.of(64, 7));
