@@ -22,7 +22,13 @@
  *     one through transposing panels, one memory column at a time.</li>
  * <li><b>One loop, one method, one profile.</b> Each way through a kernel is a small method of
  *     its own: a loop shared by calls of different shapes or paths gets a polluted profile and is
- *     deoptimized again and again (JitStabilityTest fails on that, from the JVM's own events).</li>
+ *     deoptimized again and again (JitStabilityTest fails on that, from the JVM's own events).
+ *     The reverse holds inside a Vector API loop: a helper that takes or returns vectors is
+ *     written out in the loop, since one the JIT leaves uninlined boxes every vector.</li>
+ * <li><b>Forward operators are element-wise plans like the backward ones.</b> A per-channel
+ *     operand is a broadcast view (stride 0 where it repeats) of the call's logical shape, so
+ *     {@code Tiling} and the rows treat it as any other operand; broadcast operands touch little
+ *     memory and do not decide the tiling.</li>
  * <li><b>Sums in a fixed order.</b> Reductions sum per block or row and combine in a fixed order,
  *     so results never depend on the thread count; a different layout may group the terms
  *     differently.</li>
