@@ -59,6 +59,8 @@
     X(aclnnPrelu, "(JJJJ)I")                                                    \
     X(aclnnBinaryCrossEntropyGetWorkspaceSize, "(JJJJJJJ)I")                    \
     X(aclnnBinaryCrossEntropy, "(JJJJ)I")                                       \
+    X(aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize, "(JJJJJJJJJ)I") \
+    X(aclnnBinaryCrossEntropyWithLogitsBackward, "(JJJJ)I")                     \
     X(aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize, "(JJJJJJJJ)I")        \
     X(aclnnBinaryCrossEntropyWithLogits, "(JJJJ)I")                             \
     X(aclnnGroupNormBackwardGetWorkspaceSize, "(JJJJJJJJJJJJJJJ)I")            \

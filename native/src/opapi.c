@@ -2,6 +2,7 @@
 #include "aclnnop/aclnn_binary_cross_entropy.h"
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
+#include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
 #include "aclnnop/aclnn_prelu.h"
@@ -48,6 +49,20 @@ aclnnStatus aclnnBinaryCrossEntropyGetWorkspaceSize(const aclTensor *self, const
 aclnnStatus aclnnBinaryCrossEntropy(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                     aclrtStream stream) {
     FORWARD_OP(aclnnBinaryCrossEntropy, PHASE2_ARGS);
+}
+
+aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
+    const aclTensor *gradOutput, const aclTensor *self, const aclTensor *target, const aclTensor *weightOptional,
+    const aclTensor *posWeightOptional, int64_t reduction, aclTensor *out, uint64_t *workspaceSize,
+    aclOpExecutor **executor) {
+    FORWARD_OP(aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize, ACLNN4J_ADDR(gradOutput), ACLNN4J_ADDR(self),
+               ACLNN4J_ADDR(target), ACLNN4J_ADDR(weightOptional), ACLNN4J_ADDR(posWeightOptional), (jlong)reduction,
+               ACLNN4J_ADDR(out), ACLNN4J_ADDR(workspaceSize), ACLNN4J_ADDR(executor));
+}
+
+aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                                      const aclrtStream stream) {
+    FORWARD_OP(aclnnBinaryCrossEntropyWithLogitsBackward, PHASE2_ARGS);
 }
 
 aclnnStatus aclnnPreluGetWorkspaceSize(const aclTensor *self, const aclTensor *weight, aclTensor *out,

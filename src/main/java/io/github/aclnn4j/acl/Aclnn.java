@@ -3,6 +3,7 @@ package io.github.aclnn4j.acl;
 import io.github.aclnn4j.op.BinaryCrossEntropy;
 import io.github.aclnn4j.op.BinaryCrossEntropyBackward;
 import io.github.aclnn4j.op.BinaryCrossEntropyWithLogits;
+import io.github.aclnn4j.op.BinaryCrossEntropyWithLogitsBackward;
 import io.github.aclnn4j.op.Executor;
 import io.github.aclnn4j.op.GroupNormBackward;
 import io.github.aclnn4j.op.NllLossBackward;
@@ -31,6 +32,7 @@ public final class Aclnn {
     private static final String NLL_LOSS_BACKWARD = "aclnnNLLLossBackward";
     private static final String PRELU = "aclnnPrelu";
     private static final String BCE = "aclnnBinaryCrossEntropy";
+    private static final String BCE_WITH_LOGITS_BACKWARD = "aclnnBinaryCrossEntropyWithLogitsBackward";
 
     public static int binaryCrossEntropyBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self, AclTensor target,
             AclTensor weightOptional, long reduction, AclTensor out, long[] workspaceSize, AclOpExecutor executor) {
@@ -110,6 +112,19 @@ public final class Aclnn {
     public static int binaryCrossEntropy(Pointer workspace, long workspaceSize, AclOpExecutor executor,
             AclrtStream stream) {
         return launch(BCE, workspace, workspaceSize, executor, stream);
+    }
+
+    public static int binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self,
+            AclTensor target, AclTensor weightOptional, AclTensor posWeightOptional, long reduction, AclTensor out,
+            long[] workspaceSize, AclOpExecutor executor) {
+        return plan(BCE_WITH_LOGITS_BACKWARD, workspaceSize, executor, () -> BinaryCrossEntropyWithLogitsBackward.plan(
+                desc(gradOutput), desc(self), desc(target), desc(weightOptional), desc(posWeightOptional), reduction,
+                desc(out)));
+    }
+
+    public static int binaryCrossEntropyWithLogitsBackward(Pointer workspace, long workspaceSize,
+            AclOpExecutor executor, AclrtStream stream) {
+        return launch(BCE_WITH_LOGITS_BACKWARD, workspace, workspaceSize, executor, stream);
     }
 
     private static TensorDesc desc(AclTensor t) {

@@ -31,6 +31,13 @@ public interface BulkMath {
     double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n);
 
     /**
+     * The BCE-with-logits gradient of each element, {@code ((pw·y + 1 − y)·σ(x) − pw·y)·g·w·scale}
+     * ({@code w}, {@code pw} rows of ones when absent), written over {@code x}. The Vector API
+     * version computes in fp32 with BCE with logits' own exp; the scalar one in double.
+     */
+    void bceWithLogitsBackward(float[] x, float[] y, float[] g, float[] w, float[] pw, float scale, int n);
+
+    /**
      * The binary cross entropy of each element, {@code −w·(y·max(log x, −100) + (1 − y)·max(log1p(−x), −100))}
      * ({@code w} a row of ones when absent), written over {@code x}; returns their sum in double.
      * The Vector API version computes in fp32 with its own log (IEEE operations only, so the same

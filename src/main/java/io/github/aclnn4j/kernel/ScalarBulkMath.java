@@ -46,6 +46,17 @@ final class ScalarBulkMath implements BulkMath {
     }
 
     @Override
+    public void bceWithLogitsBackward(float[] x, float[] y, float[] g, float[] w, float[] pw, float scale, int n) {
+        for (int i = 0; i < n; i++) {
+            double xi = x[i];
+            double e = StrictMath.exp(-Math.abs(xi)); // StrictMath: the same bits on every machine
+            double sigmoid = (xi >= 0 ? 1 : e) / (1 + e);
+            double pt = (double) pw[i] * y[i];
+            x[i] = (float) (((pt + (1 - y[i])) * sigmoid - pt) * g[i] * w[i] * scale);
+        }
+    }
+
+    @Override
     public double binaryCrossEntropy(float[] x, float[] y, float[] w, int n) {
         double sum = 0;
         for (int i = 0; i < n; i++) {

@@ -16,6 +16,7 @@ final class Scratch {
     final float[] b = new float[Blocks.SIZE];
     final float[] c = new float[Blocks.SIZE];
     final float[] d = new float[Blocks.SIZE];
+    final float[] e = new float[Blocks.SIZE];
     /** All ones, never written: stands for an absent weight. */
     final float[] ones = new float[Blocks.SIZE];
     /** Only for {@link StridedView#fill}, which kernels call while holding the other rows. */
@@ -48,7 +49,7 @@ final class Scratch {
     /** Two float vectors' lanes: fp32 chunk sums on their way into double lanes. */
     final float[] chunkLanes = new float[128];
     /** Padded tails of up to four operands, one vector long (at most 16 lanes today; room for more). */
-    final float[][] tails = new float[4][64];
+    final float[][] tails = new float[5][64];
 
     /** Off-heap runs of one block for the direct loops: a uniform operand's value repeated, per slot. */
     final MemorySegment[] repeated = new MemorySegment[4];

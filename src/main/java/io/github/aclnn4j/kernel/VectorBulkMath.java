@@ -177,6 +177,53 @@ final class VectorBulkMath implements BulkMath {
     }
 
     @Override
+    public void bceWithLogitsBackward(float[] x, float[] y, float[] g, float[] w, float[] pw, float scale, int n) {
+        int full = F.loopBound(n);
+        bceWithLogitsGradients(x, y, g, w, pw, scale, full);
+        if (full < n) { // the tail, padded to one vector
+            int rest = n - full;
+            float[][] tails = Scratch.get().tails;
+            float[] tx = tail(x, full, rest, tails[0], 0f);
+            bceWithLogitsGradients(tx, tail(y, full, rest, tails[1], 0f), tail(g, full, rest, tails[2], 0f),
+                    tail(w, full, rest, tails[3], 0f), tail(pw, full, rest, tails[4], 1f), scale, F.length());
+            System.arraycopy(tx, 0, x, full, rest);
+        }
+    }
+
+    /**
+     * The gradients of whole vectors {@code [0, n)} in fp32, written over {@code x}: σ(x) from
+     * {@code e = exp(−|x|)} as {@link #bceLosses} computes it, {@code 1/(1 + e)} for x ≥ 0 and
+     * {@code e/(1 + e)} below (no overflow either way), then {@code fma(pw·y + (1 − y), σ, −pw·y)}
+     * (one rounding where the two terms cancel; {@code 1 − y} first, exact for y in [½, 1], where
+     * CANN's and PyTorch's {@code (pw·y + 1) − y} lose a small {@code pw·y} to the 1), times g, w
+     * and the scale.
+     */
+    private static void bceWithLogitsGradients(float[] x, float[] y, float[] g, float[] w, float[] pw, float scale,
+            int n) {
+        for (int i = 0; i < n; i += F.length()) {
+            FloatVector xv = FloatVector.fromArray(F, x, i);
+            FloatVector ax = xv.abs();
+            FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
+            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
+            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
+            FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
+            FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
+            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
+                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
+                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
+                    .fma(u, FloatVector.broadcast(F, 1f));
+            FloatVector e = p.mul(IntVector.broadcast(I, 152).sub(k).lanewise(VectorOperators.LSHL, 23)
+                    .reinterpretAsFloats()).mul(0x1p-25f);
+            FloatVector sigmoid = FloatVector.broadcast(F, 1f).blend(e, xv.compare(VectorOperators.LT, 0f))
+                    .div(e.add(1f));
+            FloatVector yv = FloatVector.fromArray(F, y, i);
+            FloatVector pt = FloatVector.fromArray(F, pw, i).mul(yv);
+            pt.add(FloatVector.broadcast(F, 1f).sub(yv)).fma(sigmoid, pt.neg()).mul(FloatVector.fromArray(F, g, i))
+                    .mul(FloatVector.fromArray(F, w, i)).mul(scale).intoArray(x, i);
+        }
+    }
+
+    @Override
     public double binaryCrossEntropy(float[] x, float[] y, float[] w, int n) {
         int full = F.loopBound(n);
         double sum = bceForwardLosses(x, y, w, full);

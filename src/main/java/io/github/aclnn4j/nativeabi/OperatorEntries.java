@@ -52,6 +52,21 @@ final class OperatorEntries {
                 Aclnn::binaryCrossEntropy);
     }
 
+    static int aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(long gradOutput, long self, long target,
+            long weightOptional, long posWeightOptional, long reduction, long out, long workspaceSize, long executor) {
+        Phase1 p = new Phase1("aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize", workspaceSize, executor);
+        return p.finish(Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(p.tensor(gradOutput, "gradOutput"),
+                p.tensor(self, "self"), p.tensor(target, "target"), p.tensor(weightOptional, "weightOptional"),
+                p.tensor(posWeightOptional, "posWeightOptional"), reduction, p.tensor(out, "out"), p.workspaceSize,
+                p.executor));
+    }
+
+    static int aclnnBinaryCrossEntropyWithLogitsBackward(long workspace, long workspaceSize, long executor,
+            long stream) {
+        return launch("aclnnBinaryCrossEntropyWithLogitsBackward", workspace, workspaceSize, executor, stream,
+                Aclnn::binaryCrossEntropyWithLogitsBackward);
+    }
+
     static int aclnnPreluGetWorkspaceSize(long self, long weight, long out, long workspaceSize, long executor) {
         Phase1 p = new Phase1("aclnnPreluGetWorkspaceSize", workspaceSize, executor);
         return p.finish(Aclnn.preluGetWorkspaceSize(p.tensor(self, "self"), p.tensor(weight, "weight"),

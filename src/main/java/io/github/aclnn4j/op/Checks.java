@@ -93,6 +93,14 @@ final class Checks {
         }
     }
 
+    /** The format tag equals {@code ref}'s. */
+    void sameFormat(String name, TensorDesc t, String refName, TensorDesc ref) {
+        if (t.format() != ref.format()) {
+            throw Status.invalid(op + ": " + name + " format " + t.format() + " must equal " + refName + "'s ("
+                    + ref.format() + ")");
+        }
+    }
+
     void reduction(long reduction) {
         if (reduction < 0 || reduction > 2) {
             throw Status.invalid(op + ": reduction must be 0 (none), 1 (mean) or 2 (sum), got " + reduction);

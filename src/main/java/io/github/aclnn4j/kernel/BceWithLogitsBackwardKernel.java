@@ -1,0 +1,70 @@
+package io.github.aclnn4j.kernel;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * BinaryCrossEntropyWithLogitsBackward, element-wise over self's shape:
+ * {@code out = ((pw·y + 1 − y)·σ(x) − pw·y)·g·w·scale} (scale 1/numel for mean), by
+ * {@link BulkMath#bceWithLogitsBackward} over rows of floats gathered from the operands, block by
+ * block on the library's threads. CANN casts every input to the promoted dtype, which holds each
+ * of them exactly (a 16-bit one only when all five share it), computes in fp32 and casts to out's
+ * dtype, target's: one rounding, as here.
+ */
+public final class BceWithLogitsBackwardKernel implements Parallel.Tasks {
+    private final StridedView grad;
+    private final StridedView self;
+    private final StridedView target;
+    private final StridedView weight;
+    private final StridedView posWeight;
+    private final float scale;
+    private final StridedView out;
+
+    /**
+     * The kernel of one plan (or of one tile-ordered piece of it), made by phase 1.
+     *
+     * @param weight null when absent
+     * @param posWeight null when absent
+     * @param scale 1 for none and sum, 1/numel for mean
+     */
+    public BceWithLogitsBackwardKernel(StridedView grad, StridedView self, StridedView target, StridedView weight,
+            StridedView posWeight, float scale, StridedView out) {
+        this.grad = grad;
+        this.self = self;
+        this.target = target;
+        this.weight = weight;
+        this.posWeight = posWeight;
+        this.scale = scale;
+        this.out = out;
+    }
+
+    /** Runs the whole call on the library's threads. */
+    public void run(MemorySegment workspace) {
+        Parallel.forEach(Blocks.count(self.numel()), Blocks.SIZE, this, workspace);
+    }
+
+    @Override
+    public void task(long block, MemorySegment workspace) {
+        long start = block * Blocks.SIZE;
+        int len = (int) Math.min(Blocks.SIZE, self.numel() - start);
+        Scratch s = Scratch.get();
+        float[] x = s.a;
+        float[] y = s.b;
+        float[] g = s.c;
+        self.gather(start, x, len);
+        target.gather(start, y, len);
+        grad.gather(start, g, len);
+        float[] w = optional(weight, start, len, s.d, s.ones);
+        float[] pw = optional(posWeight, start, len, s.e, s.ones);
+        BulkMath.INSTANCE.bceWithLogitsBackward(x, y, g, w, pw, scale, len);
+        out.scatter(start, x, len);
+    }
+
+    /** An optional operand's values for the block, or {@code ones} when it is absent. */
+    private static float[] optional(StridedView v, long start, int len, float[] row, float[] ones) {
+        if (v == null) {
+            return ones;
+        }
+        v.gather(start, row, len);
+        return row;
+    }
+}
