@@ -36,7 +36,8 @@ manifest.txt, one record per case, one item per line, fields separated by single
 
     case NAME                      starts a case; NAME is op/dtype/variant/reduction
     op OP                          bce_backward | prelu_backward | bce_with_logits |
-                                   group_norm_backward | nll_loss_backward | prelu | bce
+                                   group_norm_backward | nll_loss_backward | prelu | bce |
+                                   bce_logits_backward
     data FILE                      the case's .npz, relative to the manifest
     attr KEY VALUE                 reduction, ignoreIndex, N, C, HxW, group, outputMask (e.g. 1,0,1)
     in NAME DTYPE SHAPE STRIDES OFFSET
@@ -512,6 +513,80 @@ def bce_cases(manifest):
         bce(manifest, f"FLOAT/empty/{REDUCTIONS[reduction]}", FLOAT, reduction, shape=(0, 4), out_shape=(3,))
 
 
+# ---------------------------------------------------------------- BinaryCrossEntropyWithLogitsBackward
+
+def bce_logits_backward(manifest, name, dtype, reduction, shape=(3, 4, 5), layout="contiguous", grad_shape=None,
+                        weight_shape=None, pos_weight_shape=None, dtypes=None):
+    """The gradient of torch's binary_cross_entropy_with_logits with respect to self, by autograd
+    in float64; gradOutput grad_shape (default: self's for none, 0-d otherwise), weight and
+    posWeight absent (None) or of their shapes; dtypes overrides a tensor's dtype (they promote;
+    out's is target's)."""
+    case = Case("bce_logits_backward", name, layout)
+    dtypes = dtypes or {}
+    kind = {n: dtypes.get(n, dtype) for n in ("gradOutput", "self", "target", "weight", "posWeight")}
+    grad_shape = tuple(grad_shape) if grad_shape is not None else (tuple(shape) if reduction == 0 else ())
+    expand = (0,) if layout == "broadcast" and len(shape) and grad_shape == tuple(shape) else ()
+    x = round_to(case.rng.uniform(-6, 6, size=shape), kind["self"])
+    if x.size >= 4:
+        x.reshape(-1)[:4] = round_to(np.array([30.0, -30.0, 0.0, 88.0]), kind["self"])
+    y = round_to(np.where(case.rng.uniform(size=shape) < 0.3, np.round(case.rng.uniform(size=shape)),
+                          case.rng.uniform(size=shape)), kind["target"])
+    g = constant_along(gen(case, kind["gradOutput"], grad_shape, -2.0, 2.0), expand)
+    w = None if weight_shape is None else gen(case, kind["weight"], weight_shape, 0.0, 2.0)
+    pw = None if pos_weight_shape is None else gen(case, kind["posWeight"], pos_weight_shape, 0.0, 3.0)
+    case.input("gradOutput", kind["gradOutput"], g, expand)
+    case.input("self", kind["self"], x)
+    case.input("target", kind["target"], y)
+    for opt, v in (("weightOptional", w), ("posWeightOptional", pw)):
+        if v is None:
+            case.null(opt)
+        else:
+            case.input(opt, kind["weight" if opt == "weightOptional" else "posWeight"], v)
+    case.attr("reduction", reduction)
+    if x.size:
+        xt = t64(x).requires_grad_()
+        loss = F.binary_cross_entropy_with_logits(xt, t64(y), weight=None if w is None else t64(w),
+                                                  pos_weight=None if pw is None else t64(pw),
+                                                  reduction=REDUCTIONS[reduction])
+        upstream = t64(g).reshape(()) if loss.dim() == 0 else t64(g).expand(loss.shape)
+        (grad,) = torch.autograd.grad(loss, xt, grad_outputs=upstream)
+        grad = grad.detach().numpy()
+        wb = 1.0 if w is None else np.broadcast_to(w, shape)
+        pwb = 1.0 if pw is None else np.broadcast_to(pw, shape)
+        sig = 1 / (1 + np.exp(-x))
+        n = x.size if reduction == 1 else 1
+        scale = (np.abs((pwb * y + 1 - y) * sig) + np.abs(pwb * y) + np.abs(1 - y)) * np.abs(
+            np.broadcast_to(g, shape) * wb) / n
+    else:
+        grad, scale = None, 0.0
+    case.output("out", kind["target"], shape, grad, scale=scale)
+    case.finish(manifest)
+
+
+def bce_logits_backward_cases(manifest):
+    for dtype in FLOAT_TYPES:
+        for reduction in REDUCTIONS:
+            for layout in LAYOUTS:
+                bce_logits_backward(manifest, f"{dtype}/{layout}/{REDUCTIONS[reduction]}", dtype, reduction,
+                                    layout=layout, weight_shape=(5,), pos_weight_shape=(4, 5))
+        bce_logits_backward(manifest, f"{dtype}/no_weights/none", dtype, 0)
+        bce_logits_backward(manifest, f"{dtype}/rank8/mean", dtype, 1, shape=(2, 1, 3, 1, 2, 1, 2, 2),
+                            weight_shape=(1,), pos_weight_shape=(2, 2))
+        bce_logits_backward(manifest, f"{dtype}/empty/none", dtype, 0, shape=(0, 3))
+    bce_logits_backward(manifest, "FLOAT/grad_row/none", FLOAT, 0, grad_shape=(5,), weight_shape=(4, 1))
+    bce_logits_backward(manifest, "FLOAT/grad_1/sum", FLOAT, 2, grad_shape=(1,), pos_weight_shape=())
+    bce_logits_backward(manifest, "FLOAT/rank0/mean", FLOAT, 1, shape=())
+    bce_logits_backward(manifest, "FLOAT/large/mean", FLOAT, 1, shape=(70, 130), weight_shape=(130,),
+                        layout="transposed")
+    # inputs of mixed dtypes promote; out's dtype is target's
+    bce_logits_backward(manifest, "mixed/FLOAT16_self_FLOAT_target/none", FLOAT16, 0, weight_shape=(5,),
+                        dtypes={"target": FLOAT})
+    bce_logits_backward(manifest, "mixed/BF16_target_FLOAT_rest/mean", FLOAT, 1, pos_weight_shape=(5,),
+                        dtypes={"target": BF16})
+    bce_logits_backward(manifest, "mixed/FLOAT16_with_BF16_weight/sum", FLOAT16, 2, weight_shape=(4, 5),
+                        dtypes={"weight": BF16})
+
+
 # ---------------------------------------------------------------- Prelu
 
 def prelu(manifest, name, dtype, shape=(2, 3, 4, 5), layout="contiguous", weight_shape="channels", weight_dtype=None,
@@ -840,7 +915,7 @@ def main():
     builders = (("bce_backward", bce_backward_cases), ("prelu_backward", prelu_backward_cases),
                 ("bce_with_logits", bce_with_logits_cases), ("group_norm_backward", group_norm_backward_cases),
                 ("nll_loss_backward", nll_loss_backward_cases), ("prelu", prelu_cases),
-                ("bce", bce_cases))
+                ("bce", bce_cases), ("bce_logits_backward", bce_logits_backward_cases))
     for op, build in builders:
         (GOLDEN / op).mkdir(parents=True)
         build(manifest)

@@ -182,6 +182,9 @@ class GoldenTest {
                     executor);
             case "bce" -> Aclnn.binaryCrossEntropyGetWorkspaceSize(t.get("self"), t.get("target"), t.get("weight"),
                     attr(c, "reduction"), t.get("out"), workspaceSize, executor);
+            case "bce_logits_backward" -> Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
+                    t.get("gradOutput"), t.get("self"), t.get("target"), t.get("weightOptional"),
+                    t.get("posWeightOptional"), attr(c, "reduction"), t.get("out"), workspaceSize, executor);
             default -> throw new IllegalArgumentException("unknown op " + c.op());
         };
     }
@@ -195,6 +198,8 @@ class GoldenTest {
             case "nll_loss_backward" -> Aclnn.nllLossBackward(workspace, workspaceSize, executor, stream);
             case "prelu" -> Aclnn.prelu(workspace, workspaceSize, executor, stream);
             case "bce" -> Aclnn.binaryCrossEntropy(workspace, workspaceSize, executor, stream);
+            case "bce_logits_backward" -> Aclnn.binaryCrossEntropyWithLogitsBackward(workspace, workspaceSize, executor,
+                    stream);
             default -> throw new IllegalArgumentException("unknown op " + op);
         };
     }

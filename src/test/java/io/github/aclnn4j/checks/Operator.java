@@ -103,6 +103,34 @@ public enum Operator {
         }
     },
 
+    BCE_WITH_LOGITS_BACKWARD("aclnnBinaryCrossEntropyWithLogitsBackward",
+            List.of("gradOutput", "self", "target", "weightOptional", "posWeightOptional", "out"), List.of("reduction"),
+            List.of("weightOptional", "posWeightOptional"), List.of("out")) {
+        @Override
+        public OpArgs baseline(DeviceArena a, int dtype) {
+            return new OpArgs(this, a).set("gradOutput", a.tensor(dtype)).set("self", a.tensor(dtype, 2, 3))
+                    .set("target", a.tensor(dtype, 2, 3)).set("weightOptional", a.tensor(dtype, 3))
+                    .set("posWeightOptional", a.tensor(dtype, 3)).set("reduction", 1).set("out", a.tensor(dtype, 2, 3));
+        }
+
+        @Override
+        public List<String> sameFormatSlots() {
+            return List.of("self", "target", "out");
+        }
+
+        @Override
+        int plan(OpArgs x, long[] workspaceSize, AclOpExecutor executor) {
+            return Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(x.tensor("gradOutput"), x.tensor("self"),
+                    x.tensor("target"), x.tensor("weightOptional"), x.tensor("posWeightOptional"), x.number("reduction"),
+                    x.tensor("out"), workspaceSize, executor);
+        }
+
+        @Override
+        int launch(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream) {
+            return Aclnn.binaryCrossEntropyWithLogitsBackward(workspace, size, executor, stream);
+        }
+    },
+
     BCE_WITH_LOGITS("aclnnBinaryCrossEntropyWithLogits",
             List.of("self", "target", "weightOptional", "posWeightOptional", "out"), List.of("reduction"),
             List.of("weightOptional", "posWeightOptional"), List.of("out")) {
@@ -194,6 +222,11 @@ public enum Operator {
         this.numberSlots = numberSlots;
         this.optionalSlots = optionalSlots;
         this.outputSlots = outputSlots;
+    }
+
+    /** Tensors whose format tags CANN's code requires to be equal. */
+    public List<String> sameFormatSlots() {
+        return List.of();
     }
 
     /** The status of a null required tensor. */

@@ -47,7 +47,8 @@ public final class CaseContext implements AutoCloseable {
         return add(DeviceTensor.output(name, type, layout));
     }
 
-    private StridedLayout layout(long[] shape, boolean mayExpand) {
+    /** A layout as {@link #input(String, StoredType, long[], java.util.function.DoubleSupplier)} draws one. */
+    public StridedLayout layout(long[] shape, boolean mayExpand) {
         return random.dense() ? StridedLayout.dense(random.rng, shape) : StridedLayout.random(random.rng, shape, mayExpand);
     }
 

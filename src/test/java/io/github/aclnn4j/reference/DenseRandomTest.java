@@ -32,6 +32,7 @@ class DenseRandomTest {
         add(cases, "NllLossBackward", 0xE5_0000L, NllLossBackwardCase::run);
         add(cases, "Prelu", 0xE6_0000L, PreluCase::run);
         add(cases, "BinaryCrossEntropy", 0xE7_0000L, BinaryCrossEntropyCase::run);
+        add(cases, "BinaryCrossEntropyWithLogitsBackward", 0xE8_0000L, BinaryCrossEntropyWithLogitsBackwardCase::run);
         return cases.build();
     }
 

@@ -133,6 +133,35 @@ public final class Reference {
     }
 
     /**
+     * aclnnBinaryCrossEntropyWithLogitsBackward: ((pw·y + 1 − y)·σ(x) − pw·y)·g·w, divided by numel
+     * for mean; every operand broadcast to self's shape, weights 1 where absent.
+     */
+    public static Expected binaryCrossEntropyWithLogitsBackward(Arr grad, Arr self, Arr target, Arr weight,
+            Arr posWeight, int reduction) {
+        long[] shape = self.shape();
+        int n = self.data().length;
+        double scale = reduction == MEAN ? 1.0 / n : 1;
+        Expected out = Expected.ofSize(n);
+        long[] index = new long[shape.length];
+        for (int i = 0; i < n; i++) {
+            double x = self.data()[i];
+            double y = target.data()[i];
+            double g = grad.at(shape, index);
+            double w = weight == null ? 1 : weight.at(shape, index);
+            double pw = posWeight == null ? 1 : posWeight.at(shape, index);
+            double sigmoid = 1 / (1 + Math.exp(-x));
+            double pt = pw * y;
+            double coefficient = pt + 1 - y;
+            out.value()[i] = (coefficient * sigmoid - pt) * g * w * scale;
+            double magnitude = (Math.abs(coefficient * sigmoid) + Math.abs(pt) + Math.abs(1 - y)) * Math.abs(g * w)
+                    * scale;
+            out.bound()[i] = ELEMENTWISE_ROUNDINGS * F32 * magnitude;
+            Shapes.increment(index, shape);
+        }
+        return out;
+    }
+
+    /**
      * aclnnBinaryCrossEntropy: loss = −w·(y·max(log x, −100) + (1 − y)·max(log1p(−x), −100)), weight
      * broadcast to self; mean and sum give one element (NaN and 0 when self is empty).
      */

@@ -13,6 +13,11 @@ import java.util.SplittableRandom;
 public record StridedLayout(long[] shape, long[] strides, boolean nullStrides, long offset, long lead,
         long allocation, int format) {
 
+    /** The same layout under another format tag. */
+    public StridedLayout withFormat(int newFormat) {
+        return new StridedLayout(shape, strides, nullStrides, offset, lead, allocation, newFormat);
+    }
+
     private static final int[] ND_LIKE_FORMATS = {AclFormat.ACL_FORMAT_NCHW, AclFormat.ACL_FORMAT_NHWC,
         AclFormat.ACL_FORMAT_NCDHW, AclFormat.ACL_FORMAT_NDHWC, AclFormat.ACL_FORMAT_NC, AclFormat.ACL_FORMAT_NCL};
 

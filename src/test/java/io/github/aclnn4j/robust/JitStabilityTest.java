@@ -50,7 +50,8 @@ class JitStabilityTest {
             "GroupNorm backward", List.of("GroupNormBackwardKernel::", "::groupSums", "::groupNormUpdate"),
             "NLL backward", List.of("NllLossBackwardKernel::"),
             "PReLU", List.of("PreluKernel::", "::preluForward"),
-            "BCE", List.of("BceKernel::"));
+            "BCE", List.of("BceKernel::"),
+            "BCE with logits backward", List.of("BceWithLogitsBackwardKernel::", "::bceWithLogitsGradients"));
     private static final String MEASURING = "measuring from uptime ms ";
     /** {@code [1.234s][debug][deoptimization] cid= 895 level=4 io.github.aclnn4j.x.Y.rows(JI)V trap_bci=19 unstable_if ...}. */
     private static final Pattern DEOPT = Pattern.compile("^\\[(\\d+\\.\\d+)s\\]\\[debug *\\]\\[deoptimization *\\] cid=\\s*(\\d+)"

@@ -34,7 +34,7 @@ import java.util.SplittableRandom;
  * them per call would, and destroyed at the next {@link #retire} (after a synchronize).
  */
 final class Workload implements AutoCloseable {
-    enum Op { BCE_BACKWARD, PRELU_BACKWARD, BCE_WITH_LOGITS, GROUP_NORM_BACKWARD, NLL_LOSS_BACKWARD, PRELU, BCE }
+    enum Op { BCE_BACKWARD, PRELU_BACKWARD, BCE_WITH_LOGITS, GROUP_NORM_BACKWARD, NLL_LOSS_BACKWARD, PRELU, BCE, BCE_WITH_LOGITS_BACKWARD }
 
     static final int[] FLOAT_TYPES = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
@@ -46,7 +46,7 @@ final class Workload implements AutoCloseable {
         List<Case> cases = new ArrayList<>();
         for (Op op : Op.values()) {
             boolean reduces = op == Op.BCE_BACKWARD || op == Op.BCE_WITH_LOGITS || op == Op.NLL_LOSS_BACKWARD
-                    || op == Op.BCE;
+                    || op == Op.BCE || op == Op.BCE_WITH_LOGITS_BACKWARD;
             for (int dtype : FLOAT_TYPES) {
                 for (boolean strided : new boolean[] {false, true}) {
                     for (long seed = 0; seed < (reduces ? 3 : 1); seed++) { // the seed picks the reduction
@@ -103,6 +103,18 @@ final class Workload implements AutoCloseable {
                 input("weight", dtype, new long[] {channels}, strided, r, -1, 1);
                 output("gradInput", dtype, shape, strided);
                 output("gradWeight", dtype, new long[] {channels}, strided);
+            }
+            case BCE_WITH_LOGITS_BACKWARD -> {
+                long cols = 57;
+                long rows = Math.max(1, elements / cols);
+                long[] shape = {rows, cols};
+                input("gradOutput", dtype, reduction == 0 ? shape : new long[0], strided, r, -2, 2);
+                input("self", dtype, shape, strided, r, -8, 8);
+                input("target", dtype, shape, strided, r, 0, 1);
+                input("weightOptional", dtype, new long[] {cols}, strided, r, 0, 2);
+                input("posWeightOptional", dtype, new long[] {cols}, strided, r, 0.5, 3);
+                output("out", dtype, shape, strided);
+                attributes[0] = reduction;
             }
             case BCE -> {
                 long cols = 59;
@@ -281,6 +293,9 @@ final class Workload implements AutoCloseable {
             case PRELU -> Aclnn.preluGetWorkspaceSize(t.get("self"), t.get("weight"), t.get("out"), size, executor);
             case BCE -> Aclnn.binaryCrossEntropyGetWorkspaceSize(t.get("self"), t.get("target"), t.get("weight"),
                     attributes[0], t.get("out"), size, executor);
+            case BCE_WITH_LOGITS_BACKWARD -> Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
+                    t.get("gradOutput"), t.get("self"), t.get("target"), t.get("weightOptional"),
+                    t.get("posWeightOptional"), attributes[0], t.get("out"), size, executor);
         };
     }
 
@@ -303,6 +318,7 @@ final class Workload implements AutoCloseable {
             case NLL_LOSS_BACKWARD -> Aclnn.nllLossBackward(ws, size, executor, stream);
             case PRELU -> Aclnn.prelu(ws, size, executor, stream);
             case BCE -> Aclnn.binaryCrossEntropy(ws, size, executor, stream);
+            case BCE_WITH_LOGITS_BACKWARD -> Aclnn.binaryCrossEntropyWithLogitsBackward(ws, size, executor, stream);
         };
     }
 

@@ -112,6 +112,37 @@ enum FuzzedOperator {
         }
     },
 
+    BCE_WITH_LOGITS_BACKWARD("aclnnBinaryCrossEntropyWithLogitsBackward", List.of("out"), List.of("reduction")) {
+        @Override
+        Call valid(FuzzedDataProvider d) {
+            long[] shape = shape(d, 0, 4);
+            int targetType = floatType(d);
+            Call c = new Call();
+            c.input("gradOutput", floatType(d), broadcastable(d, shape), d);
+            c.input("self", floatType(d), shape, d);
+            c.input("target", targetType, shape, d);
+            for (String optional : List.of("weightOptional", "posWeightOptional")) {
+                c.tensors.put(optional, d.consumeBoolean() ? null
+                        : new TensorRecipe(floatType(d), broadcastable(d, shape)).layout(d, true));
+            }
+            c.output("out", targetType, shape, d);
+            c.attributes.put("reduction", (long) d.consumeInt(0, 2));
+            return c;
+        }
+
+        @Override
+        int phase1(Args a, long[] workspaceSize, AclOpExecutor executor) {
+            return Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(a.t("gradOutput"), a.t("self"),
+                    a.t("target"), a.t("weightOptional"), a.t("posWeightOptional"), a.n("reduction"), a.t("out"),
+                    workspaceSize, executor);
+        }
+
+        @Override
+        int phase2(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream) {
+            return Aclnn.binaryCrossEntropyWithLogitsBackward(workspace, size, executor, stream);
+        }
+    },
+
     PRELU("aclnnPrelu", List.of("out"), List.of()) {
         @Override
         Call valid(FuzzedDataProvider d) {
