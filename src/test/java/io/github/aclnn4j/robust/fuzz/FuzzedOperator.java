@@ -127,6 +127,9 @@ enum FuzzedOperator {
             }
             c.output("out", targetType, shape, d);
             c.attributes.put("reduction", (long) d.consumeInt(0, 2));
+            // CANN's code requires self, target and out to carry one format tag
+            c.tensors.get("target").format = c.tensors.get("self").format;
+            c.tensors.get("out").format = c.tensors.get("self").format;
             return c;
         }
 
