@@ -187,6 +187,30 @@ def build_bce(f, shape, dtype, layout):
     return lambda: fn(x, y, weight=weight, reduction=reduction)
 
 
+def build_bce_logits_backward(f, shape, dtype, layout):
+    """The gradient of binary_cross_entropy_with_logits with respect to its input: PyTorch 1.13 has
+    no aten op for it, so the call is autograd's backward of the loss (its forward excluded: the
+    loss is computed once, the graph kept)."""
+    reduction = field(f, "reduction", REDUCTIONS)
+    weight_kind = field(f, "weight", ("none", "dense", "row"))
+    pos_kind = field(f, "posweight", ("none", "row"))
+    if layout == "outstrided":
+        raise NotExpressible("autograd writes its own gradient tensor")
+    x = laid_out(shape, -8.0, 8.0, dtype, layout).requires_grad_()
+    y = laid_out(shape, 0.0, 1.0, dtype, layout)
+    weight = optional_weight(weight_kind, shape, dtype, layout)
+    pos_weight = None if pos_kind == "none" else uniform([shape[-1]], 0.5, 3.0, dtype)
+    with torch.enable_grad():  # the harness builds and times calls under no_grad
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(x, y, weight=weight, pos_weight=pos_weight,
+                                                                    reduction=reduction)
+    grad = torch.ones_like(loss)
+
+    def call():
+        with torch.enable_grad():
+            return torch.autograd.grad(loss, x, grad_outputs=grad, retain_graph=True)
+    return call
+
+
 def build_prelu(f, shape, dtype, layout):
     weight_kind = field(f, "weight", ("channels", "single"))
     if len(shape) < 2:
@@ -272,6 +296,7 @@ BUILDERS = {
     "prelu_backward": build_prelu_backward,
     "prelu": build_prelu,
     "bce": build_bce,
+    "bce_logits_backward": build_bce_logits_backward,
     "group_norm_backward": build_group_norm_backward,
     "nll_loss_backward": build_nll_loss_backward,
 }

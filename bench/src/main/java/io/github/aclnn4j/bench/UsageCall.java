@@ -153,6 +153,18 @@ final class UsageCall implements AutoCloseable {
                         ws, e);
                 phase2 = Aclnn::preluBackward;
             }
+            case "bce_logits_backward" -> {
+                int reduction = reduction();
+                AclTensor grad = reduction == 0 ? values(shape, -1, 1, layout) : values(new long[0], 1, 1, "contiguous");
+                AclTensor self = values(shape, -8, 8, layout);
+                AclTensor target = values(shape, 0, 1, layout);
+                AclTensor weight = optional("weight", shape, 0, 2);
+                AclTensor posWeight = optional("posweight", shape, 0.5, 3);
+                AclTensor out = output(shape);
+                phase1 = (ws, e) -> Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(grad, self, target,
+                        weight, posWeight, reduction, out, ws, e);
+                phase2 = Aclnn::binaryCrossEntropyWithLogitsBackward;
+            }
             case "bce" -> {
                 AclTensor self = values(shape, 0.02, 0.98, layout);
                 AclTensor target = values(shape, 0, 1, layout);
