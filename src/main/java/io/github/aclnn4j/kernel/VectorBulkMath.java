@@ -125,26 +125,7 @@ final class VectorBulkMath implements BulkMath {
         FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
         for (int run = 0; run < n; run += EXP_RUN) {
             int end = Math.min(n, run + EXP_RUN);
-            for (int i = run; i < end; i += F.length()) {
-                // e = exp(−|x|): k = round(|x|·log2 e), u = |x| − k·ln2 in [−ln2/2, ln2/2], e = 2^−k · e^−u,
-                // e^−u by its Taylor polynomial in u (signs alternate, so no negation; 1/7! the last term)
-                FloatVector ax = FloatVector.fromArray(F, x, i).abs();
-                FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
-                IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
-                FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
-                FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
-                FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
-                FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
-                        .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
-                        .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
-                        .fma(u, FloatVector.broadcast(F, 1f));
-                // 2^−k as 2^(25 − k), normal for every k here (0 to 150), then 2^−25: the first product is
-                // exact, so a subnormal e is rounded once (the same bits as two factors 2^−⌊k/2⌋ and
-                // 2^−⌈k/2⌉ gave, checked over every non-negative float; four vector operations fewer)
-                p.mul(IntVector.broadcast(I, 152).sub(k).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
-                        .mul(0x1p-25f)
-                        .intoArray(exps, i - run);
-            }
+            expNegAbs(x, run, end, exps);
             for (int i = run; i < end; i += F.length()) {
                 FloatVector xv = FloatVector.fromArray(F, x, i);
                 FloatVector e = FloatVector.fromArray(F, exps, i - run);
@@ -200,26 +181,20 @@ final class VectorBulkMath implements BulkMath {
      */
     private static void bceWithLogitsGradients(float[] x, float[] y, float[] g, float[] w, float[] pw, float scale,
             int n) {
-        for (int i = 0; i < n; i += F.length()) {
-            FloatVector xv = FloatVector.fromArray(F, x, i);
-            FloatVector ax = xv.abs();
-            FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
-            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
-            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
-            FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
-            FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
-            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
-                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
-                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
-                    .fma(u, FloatVector.broadcast(F, 1f));
-            FloatVector e = p.mul(IntVector.broadcast(I, 152).sub(k).lanewise(VectorOperators.LSHL, 23)
-                    .reinterpretAsFloats()).mul(0x1p-25f);
-            FloatVector sigmoid = FloatVector.broadcast(F, 1f).blend(e, xv.compare(VectorOperators.LT, 0f))
-                    .div(e.add(1f));
-            FloatVector yv = FloatVector.fromArray(F, y, i);
-            FloatVector pt = FloatVector.fromArray(F, pw, i).mul(yv);
-            pt.add(FloatVector.broadcast(F, 1f).sub(yv)).fma(sigmoid, pt.neg()).mul(FloatVector.fromArray(F, g, i))
-                    .mul(FloatVector.fromArray(F, w, i)).mul(scale).intoArray(x, i);
+        float[] exps = Scratch.get().exps;
+        for (int run = 0; run < n; run += EXP_RUN) {
+            int end = Math.min(n, run + EXP_RUN);
+            expNegAbs(x, run, end, exps);
+            for (int i = run; i < end; i += F.length()) {
+                FloatVector xv = FloatVector.fromArray(F, x, i);
+                FloatVector e = FloatVector.fromArray(F, exps, i - run);
+                FloatVector sigmoid = FloatVector.broadcast(F, 1f).blend(e, xv.compare(VectorOperators.LT, 0f))
+                        .div(e.add(1f));
+                FloatVector yv = FloatVector.fromArray(F, y, i);
+                FloatVector pt = FloatVector.fromArray(F, pw, i).mul(yv);
+                pt.add(FloatVector.broadcast(F, 1f).sub(yv)).fma(sigmoid, pt.neg()).mul(FloatVector.fromArray(F, g, i))
+                        .mul(FloatVector.fromArray(F, w, i)).mul(scale).intoArray(x, i);
+            }
         }
     }
 
@@ -307,6 +282,33 @@ final class VectorBulkMath implements BulkMath {
         double[] lanes = Scratch.get().lanes;
         acc.intoArray(lanes, 0);
         return sumLanes(lanes);
+    }
+
+    /**
+     * {@code exps[i − from] = exp(−|x[i]|)} for i in [from, to), whole vectors, in fp32: k =
+     * round(|x|·log2 e), u = |x| − k·ln2 in [−ln2/2, ln2/2], e = 2^−k · e^−u, e^−u by its Taylor
+     * polynomial in u (signs alternate, so no negation; 1/7! the last term). A loop of its own
+     * over arrays, so that no vector crosses a call (see the class comment).
+     */
+    private static void expNegAbs(float[] x, int from, int to, float[] exps) {
+        for (int i = from; i < to; i += F.length()) {
+            FloatVector ax = FloatVector.fromArray(F, x, i).abs();
+            FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
+            IntVector k = (IntVector) a.fma(LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
+            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
+            FloatVector r = kf.fma(FloatVector.broadcast(F, -LN2_HI), a);
+            FloatVector u = kf.fma(FloatVector.broadcast(F, -LN2_LO), r);
+            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
+                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
+                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
+                    .fma(u, FloatVector.broadcast(F, 1f));
+            // 2^−k as 2^(25 − k), normal for every k here (0 to 150), then 2^−25: the first product is
+            // exact, so a subnormal e is rounded once (the same bits as two factors 2^−⌊k/2⌋ and
+            // 2^−⌈k/2⌉ gave, checked over every non-negative float; four vector operations fewer)
+            p.mul(IntVector.broadcast(I, 152).sub(k).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                    .mul(0x1p-25f)
+                    .intoArray(exps, i - from);
+        }
     }
 
     /** {@code a[from, from + n)} copied into {@code buffer}, padded with {@code pad} to one vector. */
