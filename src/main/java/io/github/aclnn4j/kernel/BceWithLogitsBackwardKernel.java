@@ -1,12 +1,15 @@
 package io.github.aclnn4j.kernel;
 
+import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
 
 /**
  * BinaryCrossEntropyWithLogitsBackward, element-wise over self's shape:
  * {@code out = ((pw·y + 1 − y)·σ(x) − pw·y)·g·w·scale} (scale 1/numel for mean), by
  * {@link BulkMath#bceWithLogitsBackward} over rows of floats gathered from the operands, block by
- * block on the library's threads. CANN casts every input to the promoted dtype, which holds each
+ * block on the library's threads; in FLOAT, with self, target and out dense and the others dense,
+ * single values or absent, {@link DirectMath} loops read and write memory in place with the same
+ * operations. CANN casts every input to the promoted dtype, which holds each
  * of them exactly (a 16-bit one only when all five share it), computes in fp32 and casts to out's
  * dtype, target's: one rounding, as here.
  */
@@ -18,6 +21,7 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks {
     private final StridedView posWeight;
     private final float scale;
     private final StridedView out;
+    private final boolean direct;
 
     /**
      * The kernel of one plan (or of one tile-ordered piece of it), made by phase 1.
@@ -35,6 +39,10 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks {
         this.posWeight = posWeight;
         this.scale = scale;
         this.out = out;
+        DType f = DType.FLOAT;
+        direct = DirectOperands.supported(f) && DirectOperands.dense(self, f) && DirectOperands.dense(target, f)
+                && DirectOperands.dense(out, f) && DirectOperands.denseOrUniform(grad, f)
+                && DirectOperands.denseOrUniform(weight, f) && DirectOperands.denseOrUniform(posWeight, f);
     }
 
     /** Runs the whole call on the library's threads. */
@@ -46,6 +54,21 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks {
     public void task(long block, MemorySegment workspace) {
         long start = block * Blocks.SIZE;
         int len = (int) Math.min(Blocks.SIZE, self.numel() - start);
+        int done = direct ? len - len % DirectOperands.math().step() : 0;
+        if (done > 0) {
+            DirectOperands.math().bceWithLogitsBackward(DType.FLOAT, self.segment(), self.denseOffset(start),
+                    target.segment(), target.denseOffset(start), DirectOperands.segment(grad, 0, done),
+                    DirectOperands.offset(grad, start), DirectOperands.segment(weight, 1, done),
+                    DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 2, done),
+                    DirectOperands.offset(posWeight, start), scale, out.segment(), out.denseOffset(start), done);
+        }
+        if (done < len) {
+            rows(start + done, len - done);
+        }
+    }
+
+    /** Elements {@code [start, start + len)} through rows of floats. */
+    private void rows(long start, int len) {
         Scratch s = Scratch.get();
         float[] x = s.a;
         float[] y = s.b;

@@ -27,7 +27,7 @@ public interface DirectMath {
 
     /**
      * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward},
-     * {@link #bceWithLogits} and {@link #affine} (FLOAT only), {@link #bceWithLogitsUniform} and
+     * {@link #bceWithLogits}, {@link #bceWithLogitsBackward} and {@link #affine} (FLOAT only), {@link #bceWithLogitsUniform} and
      * {@link #groupNormUpdate} (the 16-bit types).
      */
     boolean supports(DType dtype);
@@ -60,6 +60,15 @@ public interface DirectMath {
      * FLOAT adds in double, the 16-bit types in fp32 chunks as {@link #groupSums} does.
      */
     double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
+            long outAt, int n);
+
+    /**
+     * FLOAT BCE-with-logits gradients, as {@link BulkMath#bceWithLogitsBackward}, with the same
+     * operations and so the same bits; gradOutput {@code g}, weight {@code w} and posWeight
+     * {@code pw} as {@link DirectOperands} lays them out (dense, a repeated value, or ones).
+     */
+    void bceWithLogitsBackward(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment g,
+            long gAt, MemorySegment w, long wAt, MemorySegment pw, long pwAt, float scale, MemorySegment out,
             long outAt, int n);
 
     /**

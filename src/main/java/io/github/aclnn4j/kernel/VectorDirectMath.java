@@ -5,7 +5,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * {@link DirectMath} on the Vector API: hands each operation to its operator's loops
- * ({@link BceBackwardVectorLoops}, {@link BceWithLogitsVectorLoops}, {@link PreluVectorLoops},
+ * ({@link BceBackwardVectorLoops}, {@link BceWithLogitsVectorLoops},
+ * {@link BceWithLogitsBackwardVectorLoops}, {@link PreluVectorLoops},
  * {@link PreluBackwardVectorLoops}, {@link GroupNormBackwardVectorLoops}), whose shared rules {@link VectorLanes} describes. Loaded
  * by name only when {@code jdk.incubator.vector} is present.
  */
@@ -60,6 +61,14 @@ final class VectorDirectMath implements DirectMath {
     public double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
         return PreluBackwardVectorLoops.prelu(dtype, x, xAt, g, gAt, w, out, outAt, n);
+    }
+
+    @Override
+    public void bceWithLogitsBackward(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt,
+            MemorySegment g, long gAt, MemorySegment w, long wAt, MemorySegment pw, long pwAt, float scale,
+            MemorySegment out, long outAt, int n) {
+        BceWithLogitsBackwardVectorLoops.bceWithLogitsBackward(dtype, x, xAt, y, yAt, g, gAt, w, wAt, pw, pwAt, scale,
+                out, outAt, n);
     }
 
     @Override

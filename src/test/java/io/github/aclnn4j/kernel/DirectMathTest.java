@@ -164,6 +164,27 @@ class DirectMathTest {
         }
     }
 
+    /** FLOAT BCE-with-logits gradients: the direct loop gives the rows' bits, operands at odd offsets. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3, 4, 5})
+    void bceWithLogitsBackwardMatchesRows(long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        DType dt = DType.FLOAT;
+        float[] x = values(rng, dt, -30, 30);
+        float[] y = values(rng, dt, 0, 1);
+        float[] g = values(rng, dt, -2, 2);
+        float[] w = values(rng, dt, 0, 2);
+        float[] pw = values(rng, dt, 0, 3);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(4L * N + 64);
+            math.bceWithLogitsBackward(dt, store(arena, dt, x, 4), 4, store(arena, dt, y, 8), 8, store(arena, dt, g, 12),
+                    12, store(arena, dt, w, 16), 16, store(arena, dt, pw, 20), 20, 0.75f, out, 24, N);
+            float[] rows = x.clone();
+            BulkMath.INSTANCE.bceWithLogitsBackward(rows, y, g, w, pw, 0.75f, N);
+            assertElementwise(dt, rows, out, 24, "BCE with logits backward");
+        }
+    }
+
     @ParameterizedTest(name = "{0} seed {1}")
     @MethodSource("cases")
     void preluForwardMatchesRows(DType dt, long seed) {
