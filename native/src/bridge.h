@@ -61,6 +61,8 @@
     X(aclnnBinaryCrossEntropy, "(JJJJ)I")                                       \
     X(aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize, "(JJJJJJJJJ)I") \
     X(aclnnBinaryCrossEntropyWithLogitsBackward, "(JJJJ)I")                     \
+    X(aclnnNLLLossGetWorkspaceSize, "(JJJJJJJJJ)I")                             \
+    X(aclnnNLLLoss, "(JJJJ)I")                                                  \
     X(aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize, "(JJJJJJJJ)I")        \
     X(aclnnBinaryCrossEntropyWithLogits, "(JJJJ)I")                             \
     X(aclnnGroupNormBackwardGetWorkspaceSize, "(JJJJJJJJJJJJJJJ)I")            \

@@ -4,6 +4,7 @@
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
+#include "aclnnop/aclnn_nll_loss.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
 #include "aclnnop/aclnn_prelu.h"
 #include "aclnnop/aclnn_prelu_backward.h"
@@ -63,6 +64,18 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
 aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                                       const aclrtStream stream) {
     FORWARD_OP(aclnnBinaryCrossEntropyWithLogitsBackward, PHASE2_ARGS);
+}
+
+aclnnStatus aclnnNLLLossGetWorkspaceSize(const aclTensor *self, const aclTensor *target, const aclTensor *weight,
+                                         int64_t reduction, int64_t ignoreIndex, aclTensor *out,
+                                         aclTensor *totalWeightOut, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    FORWARD_OP(aclnnNLLLossGetWorkspaceSize, ACLNN4J_ADDR(self), ACLNN4J_ADDR(target), ACLNN4J_ADDR(weight),
+               (jlong)reduction, (jlong)ignoreIndex, ACLNN4J_ADDR(out), ACLNN4J_ADDR(totalWeightOut),
+               ACLNN4J_ADDR(workspaceSize), ACLNN4J_ADDR(executor));
+}
+
+aclnnStatus aclnnNLLLoss(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    FORWARD_OP(aclnnNLLLoss, PHASE2_ARGS);
 }
 
 aclnnStatus aclnnPreluGetWorkspaceSize(const aclTensor *self, const aclTensor *weight, aclTensor *out,

@@ -6,6 +6,7 @@ import io.github.aclnn4j.op.BinaryCrossEntropyWithLogits;
 import io.github.aclnn4j.op.BinaryCrossEntropyWithLogitsBackward;
 import io.github.aclnn4j.op.Executor;
 import io.github.aclnn4j.op.GroupNormBackward;
+import io.github.aclnn4j.op.NllLoss;
 import io.github.aclnn4j.op.NllLossBackward;
 import io.github.aclnn4j.op.Plan;
 import io.github.aclnn4j.op.Prelu;
@@ -33,6 +34,7 @@ public final class Aclnn {
     private static final String PRELU = "aclnnPrelu";
     private static final String BCE = "aclnnBinaryCrossEntropy";
     private static final String BCE_WITH_LOGITS_BACKWARD = "aclnnBinaryCrossEntropyWithLogitsBackward";
+    private static final String NLL_LOSS = "aclnnNLLLoss";
 
     public static int binaryCrossEntropyBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self, AclTensor target,
             AclTensor weightOptional, long reduction, AclTensor out, long[] workspaceSize, AclOpExecutor executor) {
@@ -125,6 +127,16 @@ public final class Aclnn {
     public static int binaryCrossEntropyWithLogitsBackward(Pointer workspace, long workspaceSize,
             AclOpExecutor executor, AclrtStream stream) {
         return launch(BCE_WITH_LOGITS_BACKWARD, workspace, workspaceSize, executor, stream);
+    }
+
+    public static int nllLossGetWorkspaceSize(AclTensor self, AclTensor target, AclTensor weight, long reduction,
+            long ignoreIndex, AclTensor out, AclTensor totalWeightOut, long[] workspaceSize, AclOpExecutor executor) {
+        return plan(NLL_LOSS, workspaceSize, executor, () -> NllLoss.plan(desc(self), desc(target), desc(weight),
+                reduction, ignoreIndex, desc(out), desc(totalWeightOut)));
+    }
+
+    public static int nllLoss(Pointer workspace, long workspaceSize, AclOpExecutor executor, AclrtStream stream) {
+        return launch(NLL_LOSS, workspace, workspaceSize, executor, stream);
     }
 
     private static TensorDesc desc(AclTensor t) {

@@ -67,6 +67,18 @@ final class OperatorEntries {
                 Aclnn::binaryCrossEntropyWithLogitsBackward);
     }
 
+    static int aclnnNLLLossGetWorkspaceSize(long self, long target, long weight, long reduction, long ignoreIndex,
+            long out, long totalWeightOut, long workspaceSize, long executor) {
+        Phase1 p = new Phase1("aclnnNLLLossGetWorkspaceSize", workspaceSize, executor);
+        return p.finish(Aclnn.nllLossGetWorkspaceSize(p.tensor(self, "self"), p.tensor(target, "target"),
+                p.tensor(weight, "weight"), reduction, ignoreIndex, p.tensor(out, "out"),
+                p.tensor(totalWeightOut, "totalWeightOut"), p.workspaceSize, p.executor));
+    }
+
+    static int aclnnNLLLoss(long workspace, long workspaceSize, long executor, long stream) {
+        return launch("aclnnNLLLoss", workspace, workspaceSize, executor, stream, Aclnn::nllLoss);
+    }
+
     static int aclnnPreluGetWorkspaceSize(long self, long weight, long out, long workspaceSize, long executor) {
         Phase1 p = new Phase1("aclnnPreluGetWorkspaceSize", workspaceSize, executor);
         return p.finish(Aclnn.preluGetWorkspaceSize(p.tensor(self, "self"), p.tensor(weight, "weight"),
