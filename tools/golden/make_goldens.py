@@ -37,7 +37,7 @@ manifest.txt, one record per case, one item per line, fields separated by single
     case NAME                      starts a case; NAME is op/dtype/variant/reduction
     op OP                          bce_backward | prelu_backward | bce_with_logits |
                                    group_norm_backward | nll_loss_backward | prelu | bce |
-                                   bce_logits_backward
+                                   bce_logits_backward | nll_loss
     data FILE                      the case's .npz, relative to the manifest
     attr KEY VALUE                 reduction, ignoreIndex, N, C, HxW, group, outputMask (e.g. 1,0,1)
     in NAME DTYPE SHAPE STRIDES OFFSET
@@ -587,6 +587,77 @@ def bce_logits_backward_cases(manifest):
                         dtypes={"weight": BF16})
 
 
+# ---------------------------------------------------------------- NLLLoss
+
+def nll_loss(manifest, name, dtype, reduction, n=6, c=5, layout="contiguous", target_dtype="INT64", ignore_index=-100,
+             ignored=2, targets=None, rank1=False, out_dtype=None):
+    """The loss and totalWeightOut by torch's nll_loss_forward in float64; ignored: how many rows
+    get target ignoreIndex. For an empty self, mean gives NaN and sum 0 (totalWeight 0), as CANN.
+    A BFLOAT16 self is computed in BFLOAT16 by CANN: results are rounded to it before out's dtype."""
+    case = Case("nll_loss", name, layout)
+    out_dtype = out_dtype or dtype
+    self_shape = (c,) if rank1 else (n, c)
+    rows = 1 if rank1 else n
+    if targets is None:
+        targets = case.rng.integers(0, c, rows)
+        targets[case.rng.choice(rows, min(ignored, rows), replace=False)] = ignore_index
+    targets = np.asarray(targets, dtype=np.int64)
+    w = gen(case, dtype, (c,), -0.25, 2.0)
+    x = gen(case, dtype, self_shape, -3.0, 0.0)
+    target_view = targets.reshape(()) if rank1 else targets
+    case.input("self", dtype, x)
+    case.input("target", target_dtype, target_view)
+    case.input("weight", dtype, w)
+    case.attr("reduction", reduction)
+    case.attr("ignoreIndex", ignore_index)
+    out_shape = (n,) if reduction == 0 and not rank1 else ()
+    if x.size:
+        x2 = t64(x).reshape(rows, c)
+        loss, total = torch.ops.aten.nll_loss_forward(x2, torch.from_numpy(targets.copy()), t64(w), reduction,
+                                                      ignore_index)
+        loss, total = loss.numpy().reshape(out_shape), total.numpy()
+        kept = targets[targets != ignore_index]
+        if reduction == 1 and kept.size == 0:
+            loss = np.full(out_shape, np.nan)  # CANN divides 0 by 0; torch 1.13 gives NaN or 0 by version
+        terms = np.abs(np.where(targets != ignore_index, w[np.where(targets != ignore_index, targets, 0)]
+                                * x2.numpy()[np.arange(rows), np.where(targets != ignore_index, targets, 0)], 0.0))
+        total_scale = np.abs(w[kept]).sum()
+        scale = terms.reshape(out_shape) if reduction == 0 else (
+            terms.sum() / max(abs(total), 1e-300) if reduction == 1 else terms.sum())
+        if reduction == 1:
+            scale = scale + np.abs(loss) * total_scale / max(abs(total), 1e-300)
+        if dtype == BF16 and out_dtype != BF16:
+            loss = round_to(np.asarray(loss), BF16)
+    else:
+        loss, total, scale, total_scale = None, 0.0, 0.0, 0.0
+        if reduction != 0:
+            loss = np.full(out_shape, np.nan if reduction == 1 else 0.0)
+    case.output("out", out_dtype, out_shape, loss, scale=scale)
+    case.output("totalWeightOut", dtype, (1,), None if reduction == 0 else np.reshape(total, (1,)),
+                scale=total_scale)
+    case.finish(manifest)
+
+
+def nll_loss_cases(manifest):
+    for dtype in FLOAT_TYPES:
+        for reduction, rname in REDUCTIONS.items():
+            for layout in ("contiguous", "transposed", "offset", "stepped", "outstrided"):
+                nll_loss(manifest, f"{dtype}/{layout}/{rname}", dtype, reduction, layout=layout)
+            nll_loss(manifest, f"{dtype}/rank1/{rname}", dtype, reduction, rank1=True, ignored=0)
+        nll_loss(manifest, f"{dtype}/all_ignored/mean", dtype, 1, ignored=6)
+        nll_loss(manifest, f"{dtype}/empty/mean", dtype, 1, n=0)
+        nll_loss(manifest, f"{dtype}/empty/sum", dtype, 2, n=0)
+    for target_dtype in ("INT32", "UINT8"):
+        for reduction, rname in REDUCTIONS.items():
+            # ignoreIndex 3 is a real class: rows with target 3 are left out
+            nll_loss(manifest, f"FLOAT/target_{target_dtype}/{rname}", FLOAT, reduction, target_dtype=target_dtype,
+                     ignore_index=3, layout="stepped")
+    nll_loss(manifest, "FLOAT/rank1_ignored/sum", FLOAT, 2, rank1=True, targets=[-100])
+    nll_loss(manifest, "FLOAT/large/mean", FLOAT, 1, n=300, c=40, ignored=30, layout="transposed")
+    nll_loss(manifest, "mixed/FLOAT_self_FLOAT16_out/sum", FLOAT, 2, out_dtype=FLOAT16)
+    nll_loss(manifest, "mixed/BF16_self_FLOAT_out/none", BF16, 0, out_dtype=FLOAT)
+
+
 # ---------------------------------------------------------------- Prelu
 
 def prelu(manifest, name, dtype, shape=(2, 3, 4, 5), layout="contiguous", weight_shape="channels", weight_dtype=None,
@@ -915,7 +986,8 @@ def main():
     builders = (("bce_backward", bce_backward_cases), ("prelu_backward", prelu_backward_cases),
                 ("bce_with_logits", bce_with_logits_cases), ("group_norm_backward", group_norm_backward_cases),
                 ("nll_loss_backward", nll_loss_backward_cases), ("prelu", prelu_cases),
-                ("bce", bce_cases), ("bce_logits_backward", bce_logits_backward_cases))
+                ("bce", bce_cases), ("bce_logits_backward", bce_logits_backward_cases),
+                ("nll_loss", nll_loss_cases))
     for op, build in builders:
         (GOLDEN / op).mkdir(parents=True)
         build(manifest)

@@ -182,6 +182,9 @@ class GoldenTest {
                     executor);
             case "bce" -> Aclnn.binaryCrossEntropyGetWorkspaceSize(t.get("self"), t.get("target"), t.get("weight"),
                     attr(c, "reduction"), t.get("out"), workspaceSize, executor);
+            case "nll_loss" -> Aclnn.nllLossGetWorkspaceSize(t.get("self"), t.get("target"), t.get("weight"),
+                    attr(c, "reduction"), attr(c, "ignoreIndex"), t.get("out"), t.get("totalWeightOut"),
+                    workspaceSize, executor);
             case "bce_logits_backward" -> Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
                     t.get("gradOutput"), t.get("self"), t.get("target"), t.get("weightOptional"),
                     t.get("posWeightOptional"), attr(c, "reduction"), t.get("out"), workspaceSize, executor);
@@ -200,6 +203,7 @@ class GoldenTest {
             case "bce" -> Aclnn.binaryCrossEntropy(workspace, workspaceSize, executor, stream);
             case "bce_logits_backward" -> Aclnn.binaryCrossEntropyWithLogitsBackward(workspace, workspaceSize, executor,
                     stream);
+            case "nll_loss" -> Aclnn.nllLoss(workspace, workspaceSize, executor, stream);
             default -> throw new IllegalArgumentException("unknown op " + op);
         };
     }

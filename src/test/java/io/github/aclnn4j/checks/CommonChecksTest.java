@@ -43,7 +43,8 @@ class CommonChecksTest {
 
     /** Every slot that holds floating data (all but NLL's class-index target). */
     static Stream<Arguments> floatingSlots() {
-        return everySlot().filter(a -> !(a.get()[0] == Operator.NLL_LOSS_BACKWARD && a.get()[1].equals("target")));
+        return everySlot().filter(a -> !(a.get()[1].equals("target")
+                && (a.get()[0] == Operator.NLL_LOSS_BACKWARD || a.get()[0] == Operator.NLL_LOSS)));
     }
 
     static Stream<Arguments> privateFormats() {
@@ -114,7 +115,7 @@ class CommonChecksTest {
             }
             List<byte[]> before = op.outputSlots.stream()
                     .map(s -> arena.dataBytes(args.tensor(s), (int) outputBytes(arena, args, s))).toList();
-            args.retype(op.tensorSlots.get(1), ACL_INT32);
+            args.retype(op.tensorSlots.get(op == Operator.NLL_LOSS ? 0 : 1), ACL_INT32); // NLLLoss' second: target
             AclOpExecutor executor = new AclOpExecutor();
             assertEquals(INVALID, args.plan(new long[1], executor));
             Acl.getRecentErrMsg();

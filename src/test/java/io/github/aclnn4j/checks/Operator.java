@@ -182,6 +182,30 @@ public enum Operator {
         }
     },
 
+    NLL_LOSS("aclnnNLLLoss", List.of("self", "target", "weight", "out", "totalWeightOut"),
+            List.of("reduction", "ignoreIndex"), List.of(), List.of("out", "totalWeightOut")) {
+        /** self [3, 4], target {0, 3, 1} as INT64, reduction mean, ignoreIndex -100. */
+        @Override
+        public OpArgs baseline(DeviceArena a, int dtype) {
+            return new OpArgs(this, a).set("self", a.tensor(dtype, 3, 4))
+                    .set("target", a.values(ACL_INT64, new double[] {0, 3, 1}, 3)).set("weight", a.tensor(dtype, 4))
+                    .set("reduction", 1).set("ignoreIndex", -100).set("out", a.tensor(dtype))
+                    .set("totalWeightOut", a.tensor(dtype, 1));
+        }
+
+        @Override
+        int plan(OpArgs x, long[] workspaceSize, AclOpExecutor executor) {
+            return Aclnn.nllLossGetWorkspaceSize(x.tensor("self"), x.tensor("target"), x.tensor("weight"),
+                    x.number("reduction"), x.number("ignoreIndex"), x.tensor("out"), x.tensor("totalWeightOut"),
+                    workspaceSize, executor);
+        }
+
+        @Override
+        int launch(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream) {
+            return Aclnn.nllLoss(workspace, size, executor, stream);
+        }
+    },
+
     NLL_LOSS_BACKWARD("aclnnNLLLossBackward",
             List.of("gradOutput", "self", "target", "weight", "totalWeight", "out"),
             List.of("reduction", "ignoreIndex"), List.of(), List.of("out")) {

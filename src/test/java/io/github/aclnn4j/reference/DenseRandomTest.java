@@ -33,6 +33,7 @@ class DenseRandomTest {
         add(cases, "Prelu", 0xE6_0000L, PreluCase::run);
         add(cases, "BinaryCrossEntropy", 0xE7_0000L, BinaryCrossEntropyCase::run);
         add(cases, "BinaryCrossEntropyWithLogitsBackward", 0xE8_0000L, BinaryCrossEntropyWithLogitsBackwardCase::run);
+        add(cases, "NllLoss", 0xE9_0000L, NllLossCase::run);
         return cases.build();
     }
 

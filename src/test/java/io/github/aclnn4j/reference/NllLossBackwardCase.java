@@ -62,7 +62,7 @@ public final class NllLossBackwardCase {
     }
 
     /** -100 (PyTorch's default), a valid class, another negative value, 255, or a value no target takes. */
-    private static long ignoreIndex(CaseRandom r, int classes, StoredType targetType) {
+    static long ignoreIndex(CaseRandom r, int classes, StoredType targetType) {
         return switch (r.nextInt(6)) {
             case 0, 1 -> -100;
             case 2 -> r.nextInt(classes);
@@ -73,7 +73,7 @@ public final class NllLossBackwardCase {
     }
 
     /** Whether a target of this type can hold the value (so that some rows are ignored). */
-    private static boolean fits(long value, StoredType targetType) {
+    static boolean fits(long value, StoredType targetType) {
         return targetType != StoredType.UINT8 || (value >= 0 && value <= 255);
     }
 
@@ -88,7 +88,7 @@ public final class NllLossBackwardCase {
         return sum;
     }
 
-    private static long[] toLongs(double[] values) {
+    static long[] toLongs(double[] values) {
         long[] longs = new long[values.length];
         for (int i = 0; i < values.length; i++) {
             longs[i] = (long) values[i];

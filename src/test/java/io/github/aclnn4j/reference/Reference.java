@@ -133,6 +133,44 @@ public final class Reference {
     }
 
     /**
+     * aclnnNLLLoss: out and totalWeight. l_n = −w[t_n]·x[n, t_n] (0 and no weight when t_n is
+     * ignoreIndex); none gives each l_n, sum Σ l_n, mean Σ l_n / Σ w (NaN when every target is
+     * ignored); totalWeight Σ w for mean and sum.
+     */
+    public static Expected[] nllLoss(double[] self, long[] target, double[] weight, int reduction, long ignoreIndex,
+            int rows, int classes) {
+        Expected each = Expected.ofSize(rows);
+        double loss = 0;
+        double magnitude = 0;
+        double total = 0;
+        double totalMagnitude = 0;
+        for (int n = 0; n < rows; n++) {
+            if (target[n] == ignoreIndex) {
+                continue;
+            }
+            double w = weight[(int) target[n]];
+            double l = -w * self[n * classes + (int) target[n]];
+            each.value()[n] = l;
+            each.bound()[n] = ELEMENTWISE_ROUNDINGS * F32 * Math.abs(l);
+            loss += l;
+            magnitude += Math.abs(l);
+            total += w;
+            totalMagnitude += Math.abs(w);
+        }
+        Expected totalWeight = new Expected(new double[] {total},
+                new double[] {sumRoundings(rows) * F32 * totalMagnitude});
+        if (reduction == NONE) {
+            return new Expected[] {each, null};
+        }
+        double bound = sumRoundings(rows) * F32 * magnitude;
+        return reduction == SUM
+                ? new Expected[] {new Expected(new double[] {loss}, new double[] {bound}), totalWeight}
+                : new Expected[] {new Expected(new double[] {loss / total}, new double[] {Math.abs(bound / total)
+                        + Math.abs(loss / total) * sumRoundings(rows) * F32 * totalMagnitude / Math.abs(total)}),
+                    totalWeight};
+    }
+
+    /**
      * aclnnBinaryCrossEntropyWithLogitsBackward: ((pw·y + 1 − y)·σ(x) − pw·y)·g·w, divided by numel
      * for mean; every operand broadcast to self's shape, weights 1 where absent.
      */

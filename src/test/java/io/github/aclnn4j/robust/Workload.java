@@ -34,7 +34,7 @@ import java.util.SplittableRandom;
  * them per call would, and destroyed at the next {@link #retire} (after a synchronize).
  */
 final class Workload implements AutoCloseable {
-    enum Op { BCE_BACKWARD, PRELU_BACKWARD, BCE_WITH_LOGITS, GROUP_NORM_BACKWARD, NLL_LOSS_BACKWARD, PRELU, BCE, BCE_WITH_LOGITS_BACKWARD }
+    enum Op { BCE_BACKWARD, PRELU_BACKWARD, BCE_WITH_LOGITS, GROUP_NORM_BACKWARD, NLL_LOSS_BACKWARD, PRELU, BCE, BCE_WITH_LOGITS_BACKWARD, NLL_LOSS }
 
     static final int[] FLOAT_TYPES = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
@@ -46,7 +46,7 @@ final class Workload implements AutoCloseable {
         List<Case> cases = new ArrayList<>();
         for (Op op : Op.values()) {
             boolean reduces = op == Op.BCE_BACKWARD || op == Op.BCE_WITH_LOGITS || op == Op.NLL_LOSS_BACKWARD
-                    || op == Op.BCE || op == Op.BCE_WITH_LOGITS_BACKWARD;
+                    || op == Op.BCE || op == Op.BCE_WITH_LOGITS_BACKWARD || op == Op.NLL_LOSS;
             for (int dtype : FLOAT_TYPES) {
                 for (boolean strided : new boolean[] {false, true}) {
                     for (long seed = 0; seed < (reduces ? 3 : 1); seed++) { // the seed picks the reduction
@@ -181,6 +181,26 @@ final class Workload implements AutoCloseable {
                 attributes[0] = reduction;
                 attributes[1] = ignoreIndex;
             }
+            case NLL_LOSS -> {
+                long classes = 13;
+                long rows = Math.max(1, elements / classes);
+                long ignoreIndex = -100;
+                input("self", dtype, new long[] {rows, classes}, strided, r, -5, 0);
+                double[] targets = new double[(int) rows];
+                for (int i = 0; i < targets.length; i++) {
+                    targets[i] = r.nextInt(8) == 0 ? ignoreIndex : r.nextInt((int) classes);
+                }
+                put("target", ACL_INT64, new long[] {rows}, strided, targets, false);
+                input("weight", dtype, new long[] {classes}, strided, r, 0, 2);
+                output("out", dtype, reduction == 0 ? new long[] {rows} : new long[0], strided);
+                if (reduction == 0) { // left unwritten by reduction none, as CANN leaves it
+                    input("totalWeightOut", dtype, new long[] {1}, strided, r, 0, 1);
+                } else {
+                    output("totalWeightOut", dtype, new long[] {1}, strided);
+                }
+                attributes[0] = reduction;
+                attributes[1] = ignoreIndex;
+            }
         }
     }
 
@@ -293,6 +313,8 @@ final class Workload implements AutoCloseable {
             case PRELU -> Aclnn.preluGetWorkspaceSize(t.get("self"), t.get("weight"), t.get("out"), size, executor);
             case BCE -> Aclnn.binaryCrossEntropyGetWorkspaceSize(t.get("self"), t.get("target"), t.get("weight"),
                     attributes[0], t.get("out"), size, executor);
+            case NLL_LOSS -> Aclnn.nllLossGetWorkspaceSize(t.get("self"), t.get("target"), t.get("weight"),
+                    attributes[0], attributes[1], t.get("out"), t.get("totalWeightOut"), size, executor);
             case BCE_WITH_LOGITS_BACKWARD -> Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
                     t.get("gradOutput"), t.get("self"), t.get("target"), t.get("weightOptional"),
                     t.get("posWeightOptional"), attributes[0], t.get("out"), size, executor);
@@ -319,6 +341,7 @@ final class Workload implements AutoCloseable {
             case PRELU -> Aclnn.prelu(ws, size, executor, stream);
             case BCE -> Aclnn.binaryCrossEntropy(ws, size, executor, stream);
             case BCE_WITH_LOGITS_BACKWARD -> Aclnn.binaryCrossEntropyWithLogitsBackward(ws, size, executor, stream);
+            case NLL_LOSS -> Aclnn.nllLoss(ws, size, executor, stream);
         };
     }
 

@@ -265,6 +265,42 @@ enum FuzzedOperator {
         }
     },
 
+    NLL_LOSS("aclnnNLLLoss", List.of("out", "totalWeightOut"), List.of("reduction", "ignoreIndex")) {
+        @Override
+        Call valid(FuzzedDataProvider d) {
+            int dtype = floatType(d);
+            boolean big = d.consumeInt(0, 31) == 31;
+            boolean batched = big || d.consumeBoolean();
+            long classes = big ? d.consumeInt(64, 1024) : d.consumeInt(1, 8); // C = 0 with targets is refused
+            long rows = big ? d.consumeInt(64, 512) : batched ? d.consumeInt(0, 16) : 1;
+            long reduction = d.consumeInt(0, 2);
+            long ignoreIndex = d.pickValue(new long[] {-100, -1, 0, 1, 255, 1000});
+            int targetType = d.pickValue(new int[] {ACL_INT64, ACL_INT32, ACL_UINT8});
+            Call c = new Call();
+            c.input("self", dtype, batched ? new long[] {rows, classes} : new long[] {classes}, d);
+            c.tensors.put("target", new TensorRecipe(targetType, batched ? new long[] {rows} : new long[0])
+                    .layout(d, true).indices(classes, ignoreIndex, d.consumeInt(0, 3) == 3));
+            c.input("weight", dtype, new long[] {classes}, d);
+            c.output("out", floatType(d), reduction == 0 && batched ? new long[] {rows}
+                    : d.pickValue(new long[][] {{}, {1}}), d);
+            c.output("totalWeightOut", floatType(d), d.pickValue(new long[][] {{}, {1}, {1, 1}}), d);
+            c.attributes.put("reduction", reduction);
+            c.attributes.put("ignoreIndex", ignoreIndex);
+            return c;
+        }
+
+        @Override
+        int phase1(Args a, long[] workspaceSize, AclOpExecutor executor) {
+            return Aclnn.nllLossGetWorkspaceSize(a.t("self"), a.t("target"), a.t("weight"), a.n("reduction"),
+                    a.n("ignoreIndex"), a.t("out"), a.t("totalWeightOut"), workspaceSize, executor);
+        }
+
+        @Override
+        int phase2(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream) {
+            return Aclnn.nllLoss(workspace, size, executor, stream);
+        }
+    },
+
     NLL_LOSS_BACKWARD("aclnnNLLLossBackward", List.of("out"), List.of("reduction", "ignoreIndex")) {
         @Override
         Call valid(FuzzedDataProvider d) {
