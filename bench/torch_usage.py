@@ -258,6 +258,20 @@ def build_group_norm_backward(f, shape, dtype, layout):
     return lambda: op(dy, x, mean, rstd, gamma, n, c, h * w, groups, mask)
 
 
+def build_nll_loss(f, shape, dtype, layout):
+    if len(shape) != 2 or layout != "contiguous":
+        raise NotExpressible("nll_loss expects shape N,C, contiguous")
+    n, c = shape
+    reduction = REDUCTIONS[field(f, "reduction", REDUCTIONS)]
+    target_dtype = TARGET_DTYPES[field(f, "target", TARGET_DTYPES)]
+    if target_dtype != torch.int64:
+        raise NotExpressible("torch's nll_loss takes int64 targets")
+    x = uniform(shape, -1.0, 0.0, dtype)
+    target = torch.randint(0, c, (n,), dtype=torch.int64)
+    weight = torch.ones(c, dtype=dtype)
+    return lambda: aten.nll_loss_forward(x, target, weight, reduction, -100)
+
+
 def build_nll_loss_backward(f, shape, dtype, layout):
     if len(shape) != 2:
         raise NotExpressible("nll_loss_backward expects shape N,C")
@@ -297,6 +311,7 @@ BUILDERS = {
     "prelu": build_prelu,
     "bce": build_bce,
     "bce_logits_backward": build_bce_logits_backward,
+    "nll_loss": build_nll_loss,
     "group_norm_backward": build_group_norm_backward,
     "nll_loss_backward": build_nll_loss_backward,
 }

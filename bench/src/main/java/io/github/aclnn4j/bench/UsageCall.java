@@ -218,6 +218,20 @@ final class UsageCall implements AutoCloseable {
                         totalWeight, out, ws, e);
                 phase2 = Aclnn::nllLossBackward;
             }
+            case "nll_loss" -> {
+                long rows = shape[0];
+                long classes = shape[1];
+                int reduction = reduction();
+                AclTensor self = values(shape, -1, 0, "contiguous");
+                AclTensor target = targets(rows, classes);
+                AclTensor weight = values(new long[] {classes}, 1, 1, "contiguous");
+                AclTensor out = reduction == 0 ? values(new long[] {rows}, 0, 0, "contiguous")
+                        : values(new long[0], 0, 0, "contiguous");
+                AclTensor totalWeight = values(new long[0], 0, 0, "contiguous");
+                phase1 = (ws, e) -> Aclnn.nllLossGetWorkspaceSize(self, target, weight, reduction, -100, out,
+                        totalWeight, ws, e);
+                phase2 = Aclnn::nllLoss;
+            }
             default -> throw bad("op");
         }
         return this;
