@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.aclnn4j.acl.Acl;
 import io.github.aclnn4j.demo.BinaryCrossEntropyBackwardExample;
 import io.github.aclnn4j.demo.BinaryCrossEntropyExample;
+import io.github.aclnn4j.demo.BinaryCrossEntropyWithLogitsBackwardExample;
 import io.github.aclnn4j.demo.BinaryCrossEntropyWithLogitsExample;
 import io.github.aclnn4j.demo.Demo;
 import io.github.aclnn4j.demo.GroupNormBackwardExample;
@@ -181,6 +182,20 @@ class DemoTest {
         assertEquals(List.of(line("out", 0, sum / self.length)), run(BinaryCrossEntropyExample::run));
     }
 
+    @Test
+    void binaryCrossEntropyWithLogitsBackward() {
+        double[] self = {0.5, -1, 2, -0.25, 3, 0};
+        double[] target = {1, 0, 1, 0, 1, 0.5};
+        double[] posWeight = {2, 1, 0.5};
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < self.length; i++) {
+            double sigmoid = 1 / (1 + Math.exp(-self[i]));
+            double pt = posWeight[i % 3] * target[i];
+            expected.add(line("out", i, ((pt + 1 - target[i]) * sigmoid - pt) / self.length));
+        }
+        assertEquals(expected, run(BinaryCrossEntropyWithLogitsBackwardExample::run));
+    }
+
     /** They run in one JVM, each initialising and finalising the runtime in turn. */
     @Test
     void demoRunsEveryExampleInSequence() {
@@ -188,8 +203,9 @@ class DemoTest {
         List<String> headers = printed.stream().filter(l -> l.startsWith("== ")).toList();
         assertEquals(List.of("== aclnnBinaryCrossEntropyBackward ==", "== aclnnPreluBackward ==",
                 "== aclnnBinaryCrossEntropyWithLogits ==", "== aclnnGroupNormBackward ==",
-                "== aclnnNLLLossBackward ==", "== aclnnPrelu ==", "== aclnnBinaryCrossEntropy =="), headers);
-        assertEquals(7 + 4 + 10 + 1 + 30 + 6 + 12 + 1, printed.size(), () -> String.join("\n", printed));
+                "== aclnnNLLLossBackward ==", "== aclnnPrelu ==", "== aclnnBinaryCrossEntropy ==",
+                "== aclnnBinaryCrossEntropyWithLogitsBackward =="), headers);
+        assertEquals(8 + 4 + 10 + 1 + 30 + 6 + 12 + 1 + 6, printed.size(), () -> String.join("\n", printed));
     }
 
     /** How the C examples print a value of a float output: {@code LOG_PRINT("name[%ld] is: %f\n", i, v)}. */

@@ -21,7 +21,8 @@ public final class Demo {
             new Example("aclnnGroupNormBackward", GroupNormBackwardExample::run),
             new Example("aclnnNLLLossBackward", NllLossBackwardExample::run),
             new Example("aclnnPrelu", PreluExample::run),
-            new Example("aclnnBinaryCrossEntropy", BinaryCrossEntropyExample::run));
+            new Example("aclnnBinaryCrossEntropy", BinaryCrossEntropyExample::run),
+            new Example("aclnnBinaryCrossEntropyWithLogitsBackward", BinaryCrossEntropyWithLogitsBackwardExample::run));
 
     /** Runs every example; returns 0 when all returned 0, else 1. */
     public static int run() {

@@ -49,6 +49,7 @@ class NativeAbiTest {
         EXAMPLES.put("aclnnNLLLossBackward", "nll_loss_backward");
         EXAMPLES.put("aclnnPrelu", "prelu");
         EXAMPLES.put("aclnnBinaryCrossEntropy", "binary_cross_entropy");
+        EXAMPLES.put("aclnnBinaryCrossEntropyWithLogitsBackward", "binary_cross_entropy_with_logits_backward");
     }
 
     private static Path work;
