@@ -6,7 +6,10 @@ import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.TensorDesc;
 
-/** aclnnBinaryCrossEntropyBackward: the checks of SPEC §5.1, in order, and the plan. */
+/**
+ * aclnnBinaryCrossEntropyBackward: the checks of SPEC §5.1, in order, with CANN's format rule
+ * (self, target and weight under one format tag, checked after the dtypes), and the plan.
+ */
 public final class BinaryCrossEntropyBackward {
     private static final String OP = "aclnnBinaryCrossEntropyBackward";
 
@@ -29,6 +32,11 @@ public final class BinaryCrossEntropyBackward {
         check.floatDtype("target", target);
         check.floatDtype("out", out);
         check.floatDtype("weightOptional", weight);
+        // CANN's code (hicann/ops-nn) requires self, target and weight to carry one format tag
+        check.sameFormat("target", target, "self", self);
+        if (weight != null) {
+            check.sameFormat("weightOptional", weight, "self", self);
+        }
         long[] shape = self.shape();
         boolean empty = self.isEmpty();
         if (!empty) {

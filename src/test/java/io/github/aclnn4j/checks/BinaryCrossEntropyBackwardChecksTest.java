@@ -1,6 +1,8 @@
 package io.github.aclnn4j.checks;
 
 import static io.github.aclnn4j.acl.AclDataType.*;
+import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_NCHW;
+import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_NHWC;
 import static io.github.aclnn4j.checks.Change.INVALID;
 import static io.github.aclnn4j.checks.Change.NULLPTR;
 import static io.github.aclnn4j.checks.Change.accepts;
@@ -28,6 +30,20 @@ class BinaryCrossEntropyBackwardChecksTest {
                 rejects("null self and an INT32 target", NULLPTR, a -> a.set("self", null).retype("target", ACL_INT32))
                         .naming("self"),
                 rejects("null out and reduction 3", NULLPTR, a -> a.set("out", null).set("reduction", 3)).naming("out"),
+                // CANN's format rule: self, target and weight under one tag; gradOutput and out free
+                rejects("target tagged NCHW, self ND", INVALID,
+                        a -> a.remake("target", s -> s.withFormat(ACL_FORMAT_NCHW))).naming("target"),
+                rejects("weight tagged NHWC, self ND, before a bad target shape", INVALID,
+                        a -> a.remake("weightOptional", s -> s.withFormat(ACL_FORMAT_NHWC)).reshape("target", 5, 5))
+                        .naming("weightOptional"),
+                accepts("self, target and weight all tagged NCHW", a -> {
+                    for (String t : new String[] {"self", "target", "weightOptional"}) {
+                        a.remake(t, s -> s.withFormat(ACL_FORMAT_NCHW));
+                    }
+                }),
+                accepts("gradOutput and out tagged NCHW, the rest ND", a -> a
+                        .remake("gradOutput", s -> s.withFormat(ACL_FORMAT_NCHW))
+                        .remake("out", s -> s.withFormat(ACL_FORMAT_NCHW))),
                 rejects("null target and rank-9 self", NULLPTR, a -> a.set("target", null).reshape("self", RANK9)),
                 // (2) rank
                 rejects("every tensor rank 9", INVALID, a -> allShaped(a, RANK9)),

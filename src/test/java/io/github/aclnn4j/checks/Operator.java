@@ -24,6 +24,11 @@ public enum Operator {
         }
 
         @Override
+        public List<String> sameFormatSlots() {
+            return List.of("self", "target", "weightOptional");
+        }
+
+        @Override
         int plan(OpArgs x, long[] workspaceSize, AclOpExecutor executor) {
             return Aclnn.binaryCrossEntropyBackwardGetWorkspaceSize(x.tensor("gradOutput"), x.tensor("self"),
                     x.tensor("target"), x.tensor("weightOptional"), x.number("reduction"), x.tensor("out"),

@@ -26,11 +26,14 @@ public final class BinaryCrossEntropyBackwardCase {
             ctx.note("weight", weighted);
 
             DeviceTensor grad = ctx.input("gradOutput", r.floatType(), gradShape, () -> r.uniform(-2, 2));
-            DeviceTensor self = ctx.input("self", r.floatType(), shape, () -> probability(r));
-            DeviceTensor target = ctx.input("target", r.floatType(), r.broadcastableTo(shape), () -> probability(r));
-            DeviceTensor weight = weighted
-                    ? ctx.input("weight", r.floatType(), r.broadcastableTo(shape), () -> r.uniform(0, 3))
-                    : null;
+            // CANN's code requires self, target and weight to carry one format tag
+            StridedLayout selfLayout = ctx.layout(shape, true);
+            int format = selfLayout.format();
+            DeviceTensor self = ctx.input("self", r.floatType(), selfLayout, () -> probability(r));
+            DeviceTensor target = ctx.input("target", r.floatType(),
+                    ctx.layout(r.broadcastableTo(shape), true).withFormat(format), () -> probability(r));
+            DeviceTensor weight = weighted ? ctx.input("weight", r.floatType(),
+                    ctx.layout(r.broadcastableTo(shape), true).withFormat(format), () -> r.uniform(0, 3)) : null;
             DeviceTensor out = ctx.output("out", r.floatType(), shape);
 
             Launch.run(ctx::describe, r.oneIn(4),

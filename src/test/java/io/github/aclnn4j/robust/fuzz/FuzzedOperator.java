@@ -36,6 +36,11 @@ enum FuzzedOperator {
                     : new TensorRecipe(floatType(d), broadcastable(d, shape)).layout(d, true));
             c.output("out", floatType(d), shape, d);
             c.attributes.put("reduction", (long) d.consumeInt(0, 2));
+            // CANN's code requires self, target and weight to carry one format tag
+            c.tensors.get("target").format = c.tensors.get("self").format;
+            if (c.tensors.get("weightOptional") != null) {
+                c.tensors.get("weightOptional").format = c.tensors.get("self").format;
+            }
             return c;
         }
 
