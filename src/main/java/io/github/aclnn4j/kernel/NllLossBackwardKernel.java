@@ -1,7 +1,5 @@
 package io.github.aclnn4j.kernel;
 
-import io.github.aclnn4j.runtime.Failure;
-import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -59,18 +57,7 @@ public final class NllLossBackwardKernel implements Parallel.Tasks {
 
     /** Runs the whole call: checks every target, then writes the bands on the library's threads. */
     public void run(MemorySegment workspace) {
-        long[] targets = Scratch.get().targets;
-        for (long first = 0; first < rows; first += targets.length) {
-            int n = (int) Math.min(targets.length, rows - first);
-            target.gatherLongs(first, targets, n);
-            for (int j = 0; j < n; j++) {
-                long t = targets[j];
-                if (t != ignoreIndex && (t < 0 || t >= classes)) {
-                    throw new Failure(Status.RUNTIME_ERROR, "aclnnNLLLossBackward: target[" + (first + j) + "] = " + t
-                            + " is out of range [0, " + classes + ") and is not ignoreIndex (" + ignoreIndex + ")");
-                }
-            }
-        }
+        Targets.check(target, rows, classes, ignoreIndex, "aclnnNLLLossBackward");
         Parallel.forEach((rows + rowsPerTask - 1) / rowsPerTask, rowsPerTask * classes, this, workspace);
     }
 

@@ -1,7 +1,5 @@
 package io.github.aclnn4j.kernel;
 
-import io.github.aclnn4j.runtime.Failure;
-import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.HalfFloats;
 import java.lang.foreign.MemorySegment;
@@ -68,19 +66,7 @@ public final class NllLossKernel implements Parallel.Tasks {
 
     /** Runs the whole call: checks every target, then the losses on the library's threads. */
     public void run(MemorySegment workspace) {
-        Scratch s = Scratch.get();
-        long[] targets = s.targets;
-        for (long first = 0; first < rows; first += targets.length) {
-            int n = (int) Math.min(targets.length, rows - first);
-            target.gatherLongs(first, targets, n);
-            for (int j = 0; j < n; j++) {
-                long t = targets[j];
-                if (t != ignoreIndex && (t < 0 || t >= classes)) {
-                    throw new Failure(Status.RUNTIME_ERROR, "aclnnNLLLoss: target[" + (first + j) + "] = " + t
-                            + " is out of range [0, " + classes + ") and is not ignoreIndex (" + ignoreIndex + ")");
-                }
-            }
-        }
+        Targets.check(target, rows, classes, ignoreIndex, "aclnnNLLLoss");
         long tasks = tasks(rows);
         Parallel.forEach(tasks, 4L * ROWS, this, workspace);
         if (reduction != 0) {
