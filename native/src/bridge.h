@@ -63,6 +63,8 @@
     X(aclnnBinaryCrossEntropyWithLogitsBackward, "(JJJJ)I")                     \
     X(aclnnNLLLossGetWorkspaceSize, "(JJJJJJJJJ)I")                             \
     X(aclnnNLLLoss, "(JJJJ)I")                                                  \
+    X(aclnnGroupNormGetWorkspaceSize, "(JJJJJJJDJJJJJ)I")                       \
+    X(aclnnGroupNorm, "(JJJJ)I")                                                \
     X(aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize, "(JJJJJJJJ)I")        \
     X(aclnnBinaryCrossEntropyWithLogits, "(JJJJ)I")                             \
     X(aclnnGroupNormBackwardGetWorkspaceSize, "(JJJJJJJJJJJJJJJ)I")            \

@@ -3,6 +3,7 @@
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
+#include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
 #include "aclnnop/aclnn_nll_loss.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
@@ -64,6 +65,19 @@ aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
 aclnnStatus aclnnBinaryCrossEntropyWithLogitsBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                                       const aclrtStream stream) {
     FORWARD_OP(aclnnBinaryCrossEntropyWithLogitsBackward, PHASE2_ARGS);
+}
+
+aclnnStatus aclnnGroupNormGetWorkspaceSize(const aclTensor *self, const aclTensor *gamma, const aclTensor *beta,
+                                           int64_t N, int64_t C, int64_t HxW, int64_t group, double eps,
+                                           aclTensor *out, aclTensor *meanOut, aclTensor *rstdOut,
+                                           uint64_t *workspaceSize, aclOpExecutor **executor) {
+    FORWARD_OP(aclnnGroupNormGetWorkspaceSize, ACLNN4J_ADDR(self), ACLNN4J_ADDR(gamma), ACLNN4J_ADDR(beta), (jlong)N,
+               (jlong)C, (jlong)HxW, (jlong)group, (jdouble)eps, ACLNN4J_ADDR(out), ACLNN4J_ADDR(meanOut),
+               ACLNN4J_ADDR(rstdOut), ACLNN4J_ADDR(workspaceSize), ACLNN4J_ADDR(executor));
+}
+
+aclnnStatus aclnnGroupNorm(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream) {
+    FORWARD_OP(aclnnGroupNorm, PHASE2_ARGS);
 }
 
 aclnnStatus aclnnNLLLossGetWorkspaceSize(const aclTensor *self, const aclTensor *target, const aclTensor *weight,

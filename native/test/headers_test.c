@@ -8,6 +8,7 @@
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits.h"
 #include "aclnnop/aclnn_binary_cross_entropy_with_logits_backward.h"
+#include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
 #include "aclnnop/aclnn_nll_loss.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"

@@ -37,7 +37,7 @@ manifest.txt, one record per case, one item per line, fields separated by single
     case NAME                      starts a case; NAME is op/dtype/variant/reduction
     op OP                          bce_backward | prelu_backward | bce_with_logits |
                                    group_norm_backward | nll_loss_backward | prelu | bce |
-                                   bce_logits_backward | nll_loss
+                                   bce_logits_backward | nll_loss | group_norm
     data FILE                      the case's .npz, relative to the manifest
     attr KEY VALUE                 reduction, ignoreIndex, N, C, HxW, group, outputMask (e.g. 1,0,1)
     in NAME DTYPE SHAPE STRIDES OFFSET
@@ -587,6 +587,66 @@ def bce_logits_backward_cases(manifest):
                         dtypes={"weight": BF16})
 
 
+# ---------------------------------------------------------------- GroupNorm
+
+def group_norm(manifest, name, dtype, shape=(2, 6, 4, 5), group=3, layout="contiguous", affine=True, eps=1e-5,
+               offset=0.0):
+    """out, meanOut and rstdOut by torch's native_group_norm in float64 (biased variance; eps as
+    the float32 CANN passes to its kernel); gamma and beta null when not affine."""
+    case = Case("group_norm", name, layout)
+    n, c = shape[0], shape[1]
+    hxw = int(np.prod(shape[2:])) if len(shape) > 2 else 1
+    x = round_to(case.rng.normal(size=shape) + offset, dtype)
+    gamma = gen(case, dtype, (c,), -2.0, 2.0) if affine else None
+    beta = gen(case, dtype, (c,), -2.0, 2.0) if affine else None
+    case.input("self", dtype, x)
+    for opt, v in (("gamma", gamma), ("beta", beta)):
+        if v is None:
+            case.null(opt)
+        else:
+            case.input(opt, dtype, v)
+    for key, value in (("N", n), ("C", c), ("HxW", hxw), ("group", group)):
+        case.attr(key, value)
+    case.attr("eps", repr(float(eps)))
+    eps32 = float(np.float32(eps))
+    if x.size:
+        out, mean, rstd = torch.ops.aten.native_group_norm(
+            t64(x), None if gamma is None else t64(gamma), None if beta is None else t64(beta), n, c, hxw, group,
+            eps32)
+        out, mean, rstd = out.numpy(), mean.numpy().reshape(n, group), rstd.numpy().reshape(n, group)
+        g = np.ones(c) if gamma is None else gamma
+        b = np.zeros(c) if beta is None else beta
+        xg = x.reshape(n, group, -1)
+        centred = np.abs(xg - mean[:, :, None]).reshape(shape)
+        channel = (1,) + (c,) + (1,) * (len(shape) - 2)
+        out_scale = (centred * np.broadcast_to(rstd.repeat(c // group, axis=1).reshape(
+            (n, c) + (1,) * (len(shape) - 2)), shape) * np.abs(g).reshape(channel)
+                     + np.abs(b).reshape(channel))
+        mean_scale = np.abs(xg).mean(axis=2) + 1e-300
+        rstd_scale = rstd
+    else:
+        out, out_scale = None, 0.0
+        mean, rstd = np.zeros((n, group)), np.full((n, group), np.nan)
+        mean_scale, rstd_scale = 0.0, 0.0
+    case.output("out", dtype, shape, out, scale=out_scale)
+    case.output("meanOut", dtype, (n, group), mean, scale=mean_scale)
+    case.output("rstdOut", dtype, (n, group), rstd, scale=rstd_scale)
+    case.finish(manifest)
+
+
+def group_norm_cases(manifest):
+    for dtype in FLOAT_TYPES:
+        for layout in ("contiguous", "transposed", "offset", "stepped", "outstrided"):
+            group_norm(manifest, f"{dtype}/{layout}", dtype, layout=layout)
+        group_norm(manifest, f"{dtype}/no_affine", dtype, affine=False)
+        group_norm(manifest, f"{dtype}/offset_values", dtype, offset=30.0)
+        group_norm(manifest, f"{dtype}/rank2", dtype, shape=(4, 6), group=2)
+        group_norm(manifest, f"{dtype}/empty_hxw", dtype, shape=(2, 6, 0), group=3)
+    group_norm(manifest, "FLOAT/group1_rank3", FLOAT, shape=(2, 3, 4), group=1)
+    group_norm(manifest, "FLOAT/group_per_channel", FLOAT, shape=(2, 4, 3, 3), group=4, eps=0.25)
+    group_norm(manifest, "FLOAT/large", FLOAT, shape=(3, 32, 16, 16), group=8)
+
+
 # ---------------------------------------------------------------- NLLLoss
 
 def nll_loss(manifest, name, dtype, reduction, n=6, c=5, layout="contiguous", target_dtype="INT64", ignore_index=-100,
@@ -987,7 +1047,7 @@ def main():
                 ("bce_with_logits", bce_with_logits_cases), ("group_norm_backward", group_norm_backward_cases),
                 ("nll_loss_backward", nll_loss_backward_cases), ("prelu", prelu_cases),
                 ("bce", bce_cases), ("bce_logits_backward", bce_logits_backward_cases),
-                ("nll_loss", nll_loss_cases))
+                ("nll_loss", nll_loss_cases), ("group_norm", group_norm_cases))
     for op, build in builders:
         (GOLDEN / op).mkdir(parents=True)
         build(manifest)

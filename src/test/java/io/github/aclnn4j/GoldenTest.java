@@ -182,6 +182,10 @@ class GoldenTest {
                     executor);
             case "bce" -> Aclnn.binaryCrossEntropyGetWorkspaceSize(t.get("self"), t.get("target"), t.get("weight"),
                     attr(c, "reduction"), t.get("out"), workspaceSize, executor);
+            case "group_norm" -> Aclnn.groupNormGetWorkspaceSize(t.get("self"), t.get("gamma"), t.get("beta"),
+                    attr(c, "N"), attr(c, "C"), attr(c, "HxW"), attr(c, "group"),
+                    Double.parseDouble(c.attrs().get("eps")), t.get("out"), t.get("meanOut"), t.get("rstdOut"),
+                    workspaceSize, executor);
             case "nll_loss" -> Aclnn.nllLossGetWorkspaceSize(t.get("self"), t.get("target"), t.get("weight"),
                     attr(c, "reduction"), attr(c, "ignoreIndex"), t.get("out"), t.get("totalWeightOut"),
                     workspaceSize, executor);
@@ -204,6 +208,7 @@ class GoldenTest {
             case "bce_logits_backward" -> Aclnn.binaryCrossEntropyWithLogitsBackward(workspace, workspaceSize, executor,
                     stream);
             case "nll_loss" -> Aclnn.nllLoss(workspace, workspaceSize, executor, stream);
+            case "group_norm" -> Aclnn.groupNorm(workspace, workspaceSize, executor, stream);
             default -> throw new IllegalArgumentException("unknown op " + op);
         };
     }

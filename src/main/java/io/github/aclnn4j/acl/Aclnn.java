@@ -5,6 +5,7 @@ import io.github.aclnn4j.op.BinaryCrossEntropyBackward;
 import io.github.aclnn4j.op.BinaryCrossEntropyWithLogits;
 import io.github.aclnn4j.op.BinaryCrossEntropyWithLogitsBackward;
 import io.github.aclnn4j.op.Executor;
+import io.github.aclnn4j.op.GroupNorm;
 import io.github.aclnn4j.op.GroupNormBackward;
 import io.github.aclnn4j.op.NllLoss;
 import io.github.aclnn4j.op.NllLossBackward;
@@ -35,6 +36,7 @@ public final class Aclnn {
     private static final String BCE = "aclnnBinaryCrossEntropy";
     private static final String BCE_WITH_LOGITS_BACKWARD = "aclnnBinaryCrossEntropyWithLogitsBackward";
     private static final String NLL_LOSS = "aclnnNLLLoss";
+    private static final String GROUP_NORM = "aclnnGroupNorm";
 
     public static int binaryCrossEntropyBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self, AclTensor target,
             AclTensor weightOptional, long reduction, AclTensor out, long[] workspaceSize, AclOpExecutor executor) {
@@ -137,6 +139,17 @@ public final class Aclnn {
 
     public static int nllLoss(Pointer workspace, long workspaceSize, AclOpExecutor executor, AclrtStream stream) {
         return launch(NLL_LOSS, workspace, workspaceSize, executor, stream);
+    }
+
+    public static int groupNormGetWorkspaceSize(AclTensor self, AclTensor gamma, AclTensor beta, long N, long C,
+            long HxW, long group, double eps, AclTensor out, AclTensor meanOut, AclTensor rstdOut, long[] workspaceSize,
+            AclOpExecutor executor) {
+        return plan(GROUP_NORM, workspaceSize, executor, () -> GroupNorm.plan(desc(self), desc(gamma), desc(beta), N, C,
+                HxW, group, eps, desc(out), desc(meanOut), desc(rstdOut)));
+    }
+
+    public static int groupNorm(Pointer workspace, long workspaceSize, AclOpExecutor executor, AclrtStream stream) {
+        return launch(GROUP_NORM, workspace, workspaceSize, executor, stream);
     }
 
     private static TensorDesc desc(AclTensor t) {

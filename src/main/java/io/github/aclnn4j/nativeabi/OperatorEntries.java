@@ -67,6 +67,18 @@ final class OperatorEntries {
                 Aclnn::binaryCrossEntropyWithLogitsBackward);
     }
 
+    static int aclnnGroupNormGetWorkspaceSize(long self, long gamma, long beta, long n, long c, long hxw, long group,
+            double eps, long out, long meanOut, long rstdOut, long workspaceSize, long executor) {
+        Phase1 p = new Phase1("aclnnGroupNormGetWorkspaceSize", workspaceSize, executor);
+        return p.finish(Aclnn.groupNormGetWorkspaceSize(p.tensor(self, "self"), p.tensor(gamma, "gamma"),
+                p.tensor(beta, "beta"), n, c, hxw, group, eps, p.tensor(out, "out"), p.tensor(meanOut, "meanOut"),
+                p.tensor(rstdOut, "rstdOut"), p.workspaceSize, p.executor));
+    }
+
+    static int aclnnGroupNorm(long workspace, long workspaceSize, long executor, long stream) {
+        return launch("aclnnGroupNorm", workspace, workspaceSize, executor, stream, Aclnn::groupNorm);
+    }
+
     static int aclnnNLLLossGetWorkspaceSize(long self, long target, long weight, long reduction, long ignoreIndex,
             long out, long totalWeightOut, long workspaceSize, long executor) {
         Phase1 p = new Phase1("aclnnNLLLossGetWorkspaceSize", workspaceSize, executor);

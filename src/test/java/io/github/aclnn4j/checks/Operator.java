@@ -159,6 +159,41 @@ public enum Operator {
         }
     },
 
+    GROUP_NORM("aclnnGroupNorm", List.of("self", "gamma", "beta", "out", "meanOut", "rstdOut"),
+            List.of("N", "C", "HxW", "group"), List.of("gamma", "beta"), List.of("out", "meanOut", "rstdOut")) {
+        /** self [2, 3, 4], N = 2, C = 3, HxW = 4, group = 1, eps 1e-5 (as CANN's unit tests). */
+        @Override
+        public OpArgs baseline(DeviceArena a, int dtype) {
+            return new OpArgs(this, a).set("self", a.tensor(dtype, 2, 3, 4)).set("gamma", a.tensor(dtype, 3))
+                    .set("beta", a.tensor(dtype, 3)).set("N", 2).set("C", 3).set("HxW", 4).set("group", 1)
+                    .set("out", a.tensor(dtype, 2, 3, 4)).set("meanOut", a.tensor(dtype, 2, 1))
+                    .set("rstdOut", a.tensor(dtype, 2, 1));
+        }
+
+        @Override
+        public List<String> sameFormatSlots() {
+            return List.of("self", "out");
+        }
+
+        /** CANN's code takes self as ND, NCL, NCHW or NCDHW only. */
+        @Override
+        public List<Integer> refusedPlainFormats() {
+            return List.of(1, 16, 27); // NHWC, HWCN, NDHWC
+        }
+
+        @Override
+        int plan(OpArgs x, long[] workspaceSize, AclOpExecutor executor) {
+            return Aclnn.groupNormGetWorkspaceSize(x.tensor("self"), x.tensor("gamma"), x.tensor("beta"), x.number("N"),
+                    x.number("C"), x.number("HxW"), x.number("group"), 1e-5, x.tensor("out"), x.tensor("meanOut"),
+                    x.tensor("rstdOut"), workspaceSize, executor);
+        }
+
+        @Override
+        int launch(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream) {
+            return Aclnn.groupNorm(workspace, size, executor, stream);
+        }
+    },
+
     GROUP_NORM_BACKWARD("aclnnGroupNormBackward",
             List.of("gradOut", "input", "mean", "rstd", "gamma", "gradInput", "gradGammaOut", "gradBetaOut"),
             List.of("N", "C", "HxW", "group"),
@@ -251,6 +286,11 @@ public enum Operator {
         this.numberSlots = numberSlots;
         this.optionalSlots = optionalSlots;
         this.outputSlots = outputSlots;
+    }
+
+    /** Plain format tags CANN's code refuses for this operator (tagged on every tensor). */
+    public List<Integer> refusedPlainFormats() {
+        return List.of();
     }
 
     /** Tensors whose format tags CANN's code requires to be equal. */

@@ -52,7 +52,8 @@ class JitStabilityTest {
             "PReLU", List.of("PreluKernel::", "::preluForward"),
             "BCE", List.of("BceKernel::"),
             "BCE with logits backward", List.of("BceWithLogitsBackwardKernel::", "::bceWithLogitsGradients"),
-            "NLL", List.of("NllLossKernel::"));
+            "NLL", List.of("NllLossKernel::"),
+            "GroupNorm", List.of("GroupNormKernel::"));
     private static final String MEASURING = "measuring from uptime ms ";
     /** {@code [1.234s][debug][deoptimization] cid= 895 level=4 io.github.aclnn4j.x.Y.rows(JI)V trap_bci=19 unstable_if ...}. */
     private static final Pattern DEOPT = Pattern.compile("^\\[(\\d+\\.\\d+)s\\]\\[debug *\\]\\[deoptimization *\\] cid=\\s*(\\d+)"

@@ -34,7 +34,7 @@ import java.util.SplittableRandom;
  * them per call would, and destroyed at the next {@link #retire} (after a synchronize).
  */
 final class Workload implements AutoCloseable {
-    enum Op { BCE_BACKWARD, PRELU_BACKWARD, BCE_WITH_LOGITS, GROUP_NORM_BACKWARD, NLL_LOSS_BACKWARD, PRELU, BCE, BCE_WITH_LOGITS_BACKWARD, NLL_LOSS }
+    enum Op { BCE_BACKWARD, PRELU_BACKWARD, BCE_WITH_LOGITS, GROUP_NORM_BACKWARD, NLL_LOSS_BACKWARD, PRELU, BCE, BCE_WITH_LOGITS_BACKWARD, NLL_LOSS, GROUP_NORM }
 
     static final int[] FLOAT_TYPES = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
@@ -181,6 +181,23 @@ final class Workload implements AutoCloseable {
                 attributes[0] = reduction;
                 attributes[1] = ignoreIndex;
             }
+            case GROUP_NORM -> {
+                long n = 2;
+                long channels = 12;
+                long group = 3;
+                long hxw = Math.max(1, elements / (n * channels));
+                long[] shape = {n, channels, hxw};
+                input("self", dtype, shape, strided, r, -3, 3);
+                input("gamma", dtype, new long[] {channels}, strided, r, -2, 2);
+                input("beta", dtype, new long[] {channels}, strided, r, -2, 2);
+                output("out", dtype, shape, strided);
+                output("meanOut", dtype, new long[] {n, group}, strided);
+                output("rstdOut", dtype, new long[] {n, group}, strided);
+                attributes[0] = n;
+                attributes[1] = channels;
+                attributes[2] = hxw;
+                attributes[3] = group;
+            }
             case NLL_LOSS -> {
                 long classes = 13;
                 long rows = Math.max(1, elements / classes);
@@ -313,6 +330,9 @@ final class Workload implements AutoCloseable {
             case PRELU -> Aclnn.preluGetWorkspaceSize(t.get("self"), t.get("weight"), t.get("out"), size, executor);
             case BCE -> Aclnn.binaryCrossEntropyGetWorkspaceSize(t.get("self"), t.get("target"), t.get("weight"),
                     attributes[0], t.get("out"), size, executor);
+            case GROUP_NORM -> Aclnn.groupNormGetWorkspaceSize(t.get("self"), t.get("gamma"), t.get("beta"),
+                    attributes[0], attributes[1], attributes[2], attributes[3], 1e-5, t.get("out"), t.get("meanOut"),
+                    t.get("rstdOut"), size, executor);
             case NLL_LOSS -> Aclnn.nllLossGetWorkspaceSize(t.get("self"), t.get("target"), t.get("weight"),
                     attributes[0], attributes[1], t.get("out"), t.get("totalWeightOut"), size, executor);
             case BCE_WITH_LOGITS_BACKWARD -> Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(
@@ -342,6 +362,7 @@ final class Workload implements AutoCloseable {
             case BCE -> Aclnn.binaryCrossEntropy(ws, size, executor, stream);
             case BCE_WITH_LOGITS_BACKWARD -> Aclnn.binaryCrossEntropyWithLogitsBackward(ws, size, executor, stream);
             case NLL_LOSS -> Aclnn.nllLoss(ws, size, executor, stream);
+            case GROUP_NORM -> Aclnn.groupNorm(ws, size, executor, stream);
         };
     }
 

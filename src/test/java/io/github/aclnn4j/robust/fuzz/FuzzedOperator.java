@@ -206,6 +206,47 @@ enum FuzzedOperator {
         }
     },
 
+    GROUP_NORM("aclnnGroupNorm", List.of("out", "meanOut", "rstdOut"), List.of("N", "C", "HxW", "group")) {
+        @Override
+        Call valid(FuzzedDataProvider d) {
+            int dtype = floatType(d);
+            boolean big = d.consumeInt(0, 31) == 31;
+            long group = d.consumeInt(1, 4);
+            long channels = group * d.consumeInt(big ? 1 : 0, 4);
+            long n = d.consumeInt(big ? 1 : 0, 4);
+            long hxw = big ? d.consumeInt(2048, 8192) : d.consumeInt(0, 6);
+            long[] shape = {n, channels, hxw};
+            Call c = new Call();
+            c.input("self", dtype, shape, d);
+            for (String optional : List.of("gamma", "beta")) {
+                c.tensors.put(optional, d.consumeBoolean() ? null
+                        : new TensorRecipe(dtype, new long[] {channels}).layout(d, true));
+            }
+            c.output("out", dtype, shape, d);
+            c.output("meanOut", dtype, new long[] {n, group}, d);
+            c.output("rstdOut", dtype, new long[] {n, group}, d);
+            // CANN's code: self and out under one tag, and not NHWC, HWCN or NDHWC
+            c.tensors.get("self").format = 2;
+            c.tensors.get("out").format = 2;
+            c.attributes.put("N", n);
+            c.attributes.put("C", channels);
+            c.attributes.put("HxW", hxw);
+            c.attributes.put("group", group);
+            return c;
+        }
+
+        @Override
+        int phase1(Args a, long[] workspaceSize, AclOpExecutor executor) {
+            return Aclnn.groupNormGetWorkspaceSize(a.t("self"), a.t("gamma"), a.t("beta"), a.n("N"), a.n("C"),
+                    a.n("HxW"), a.n("group"), 1e-5, a.t("out"), a.t("meanOut"), a.t("rstdOut"), workspaceSize, executor);
+        }
+
+        @Override
+        int phase2(Pointer workspace, long size, AclOpExecutor executor, AclrtStream stream) {
+            return Aclnn.groupNorm(workspace, size, executor, stream);
+        }
+    },
+
     GROUP_NORM_BACKWARD("aclnnGroupNormBackward", List.of("gradInput", "gradGammaOut", "gradBetaOut"),
             List.of("N", "C", "HxW", "group")) {
         @Override

@@ -1,0 +1,99 @@
+package io.github.aclnn4j.kernel;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * GroupNorm forward: for each sample n and group g, over its {@code D·HxW} elements (D = C/group
+ * channels), {@code mean} and the biased variance {@code Σ(x − mean)²/M} in double (two passes, so
+ * nothing cancels), {@code rstd = 1/√(var + eps)} with eps as the float32 CANN passes to its kernel,
+ * then {@code out = (x − mean)·rstd·γ[c] + β[c]} per channel in double, rounded once. mean and rstd
+ * are stored in self's dtype; out uses them unrounded. One task per (n, g), so the bits never
+ * depend on the thread count.
+ */
+public final class GroupNormKernel implements Parallel.Tasks {
+    private final StridedView self;
+    private final StridedView gamma;
+    private final StridedView beta;
+    private final long channels;
+    private final long hxw;
+    private final long group;
+    private final double eps;
+    private final StridedView out;
+    private final StridedView mean;
+    private final StridedView rstd;
+
+    /**
+     * The kernel of one plan, made by phase 1.
+     *
+     * @param self read row-major as {@code [N, C, HxW]}
+     * @param gamma null for ones
+     * @param beta null for zeros
+     * @param mean and {@code rstd}: row-major {@code [N, group]}
+     */
+    public GroupNormKernel(StridedView self, StridedView gamma, StridedView beta, long channels, long hxw, long group,
+            double eps, StridedView out, StridedView mean, StridedView rstd) {
+        this.self = self;
+        this.gamma = gamma;
+        this.beta = beta;
+        this.channels = channels;
+        this.hxw = hxw;
+        this.group = group;
+        this.eps = (float) eps;
+        this.out = out;
+        this.mean = mean;
+        this.rstd = rstd;
+    }
+
+    /** Runs the whole call: a task per sample and group on the library's threads. */
+    public void run(MemorySegment workspace) {
+        long n = self.numel() / (channels * hxw);
+        Parallel.forEach(n * group, channels / group * hxw, this, workspace);
+    }
+
+    @Override
+    public void task(long task, MemorySegment workspace) {
+        long perGroup = channels / group;
+        long first = task * perGroup * hxw; // flat index of (n, g·D, 0)
+        long count = perGroup * hxw;
+        float[] x = Scratch.get().a;
+        double sum = 0;
+        for (long at = 0; at < count; at += x.length) {
+            int len = (int) Math.min(x.length, count - at);
+            self.gather(first + at, x, len);
+            for (int i = 0; i < len; i++) {
+                sum += x[i];
+            }
+        }
+        double m = sum / count;
+        double squares = 0;
+        for (long at = 0; at < count; at += x.length) {
+            int len = (int) Math.min(x.length, count - at);
+            self.gather(first + at, x, len);
+            for (int i = 0; i < len; i++) {
+                double d = x[i] - m;
+                squares += d * d;
+            }
+        }
+        double r = 1 / Math.sqrt(squares / count + eps);
+        mean.set(task, (float) m);
+        rstd.set(task, (float) r);
+        long firstChannel = (task % group) * perGroup;
+        for (long c = 0; c < perGroup; c++) {
+            double k = r * (gamma == null ? 1 : gamma.get(firstChannel + c));
+            double bias = (beta == null ? 0 : beta.get(firstChannel + c)) - m * k;
+            long rowStart = first + c * hxw;
+            for (long at = 0; at < hxw; at += x.length) {
+                int len = (int) Math.min(x.length, hxw - at);
+                self.gather(rowStart + at, x, len);
+                BulkMath.INSTANCE.affine(x, x, 0, len, k, 0, bias);
+                out.scatter(rowStart + at, x, len);
+            }
+        }
+    }
+
+    /** An empty self: mean 0 and rstd NaN over every (n, g), as CANN fills them. */
+    public static void fillEmpty(StridedView mean, StridedView rstd) {
+        mean.fill(0, mean.numel(), 0f);
+        rstd.fill(0, rstd.numel(), Float.NaN);
+    }
+}

@@ -1,0 +1,83 @@
+package io.github.aclnn4j.op;
+
+import io.github.aclnn4j.kernel.GroupNormKernel;
+import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.runtime.Status;
+import io.github.aclnn4j.tensor.Shapes;
+import io.github.aclnn4j.tensor.TensorDesc;
+
+/**
+ * aclnnGroupNorm: the checks of CANN's implementation, in its order (nulls; dtypes, all self's;
+ * group, C % group and eps; ranks and shapes; formats), and the plan. gamma and beta may be null
+ * (ones, zeros); meanOut and rstdOut are exactly [N, group]; self and out carry one format tag, and
+ * self's is not NHWC, HWCN or NDHWC; an empty self fills meanOut with 0 and rstdOut with NaN.
+ */
+public final class GroupNorm {
+    private static final String OP = "aclnnGroupNorm";
+    private static final int NHWC = 1;
+    private static final int HWCN = 16;
+    private static final int NDHWC = 27;
+
+    private GroupNorm() {}
+
+    public static Plan plan(TensorDesc self, TensorDesc gamma, TensorDesc beta, long n, long c, long hxw, long group,
+            double eps, TensorDesc out, TensorDesc meanOut, TensorDesc rstdOut) {
+        Checks check = new Checks(OP);
+        check.notNull("self", self);
+        check.notNull("out", out);
+        check.notNull("meanOut", meanOut);
+        check.notNull("rstdOut", rstdOut);
+        check.floatDtype("self", self);
+        check.sameDtype("gamma", gamma, "self", self);
+        check.sameDtype("beta", beta, "self", self);
+        check.sameDtype("out", out, "self", self);
+        check.sameDtype("meanOut", meanOut, "self", self);
+        check.sameDtype("rstdOut", rstdOut, "self", self);
+        if (group <= 0) {
+            throw Status.invalid(OP + ": group must be > 0, got " + group);
+        }
+        if (c % group != 0) {
+            throw Status.invalid(OP + ": C = " + c + " must be a multiple of group = " + group);
+        }
+        if (!(eps > 0)) {
+            throw Status.invalid(OP + ": eps must be > 0, got " + eps);
+        }
+        if (self.rank() < 2) {
+            throw Status.invalid(OP + ": self must have at least 2 dimensions, got " + Shapes.str(self.shape()));
+        }
+        check.rank("self", self);
+        check.shapeEquals("out", out, self.shape(), "self's shape");
+        check.shapeEquals("meanOut", meanOut, new long[] {n, group}, "[N, group]");
+        check.shapeEquals("rstdOut", rstdOut, new long[] {n, group}, "[N, group]");
+        long spatial = 1;
+        for (int d = 2; d < self.rank(); d++) {
+            spatial *= self.dim(d);
+        }
+        if (self.dim(0) != n || self.dim(1) != c || spatial != hxw) {
+            throw Status.invalid(OP + ": self " + Shapes.str(self.shape()) + " must be [N, C, ...] with N = " + n
+                    + ", C = " + c + " and the trailing dimensions' product HxW = " + hxw);
+        }
+        for (String name : new String[] {"gamma", "beta"}) {
+            TensorDesc t = name.equals("gamma") ? gamma : beta;
+            if (t != null && (t.rank() != 1 || t.dim(0) != c)) {
+                throw Status.invalid(OP + ": " + name + " must be 1-D [C] = [" + c + "], got " + Shapes.str(t.shape()));
+            }
+        }
+        check.sameFormat("out", out, "self", self);
+        if (self.format() == NHWC || self.format() == HWCN || self.format() == NDHWC) {
+            throw Status.invalid(OP + ": self format " + self.format()
+                    + " is not supported; expected ND, NCL, NCHW or NCDHW");
+        }
+        check.usable("self", self, "gamma", gamma, "beta", beta, "out", out, "meanOut", meanOut, "rstdOut", rstdOut);
+        StridedView mean = check.view("meanOut", meanOut);
+        StridedView rstd = check.view("rstdOut", rstdOut);
+        if (self.isEmpty()) {
+            return check.plan(0, meanOut.numel(), ws -> GroupNormKernel.fillEmpty(mean, rstd));
+        }
+        StridedView x = check.view("self", self);
+        StridedView g = gamma == null ? null : check.view("gamma", gamma);
+        StridedView b = beta == null ? null : check.view("beta", beta);
+        StridedView o = check.view("out", out);
+        return check.plan(0, self.numel(), new GroupNormKernel(x, g, b, c, hxw, group, eps, o, mean, rstd)::run);
+    }
+}
