@@ -224,6 +224,17 @@ def build_prelu(f, shape, dtype, layout):
     return lambda: torch.prelu(x, w)
 
 
+def build_group_norm(f, shape, dtype, layout):
+    if len(shape) != 4:
+        raise NotExpressible("group_norm expects shape N,C,H,W")
+    n, c, h, w = shape
+    groups = int(field(f, "groups"))
+    x = laid_out(shape, -2.0, 2.0, dtype, layout)
+    gamma = uniform([c], 0.5, 1.5, dtype) if field(f, "gamma", ("yes", "no")) == "yes" else None
+    beta = uniform([c], -0.5, 0.5, dtype) if gamma is not None else None
+    return lambda: aten.native_group_norm(x, gamma, beta, n, c, h * w, groups, 1e-5)
+
+
 def build_group_norm_backward(f, shape, dtype, layout):
     if len(shape) != 4:
         raise NotExpressible("group_norm_backward expects shape N,C,H,W")
@@ -312,6 +323,7 @@ BUILDERS = {
     "bce": build_bce,
     "bce_logits_backward": build_bce_logits_backward,
     "nll_loss": build_nll_loss,
+    "group_norm": build_group_norm,
     "group_norm_backward": build_group_norm_backward,
     "nll_loss_backward": build_nll_loss_backward,
 }

@@ -183,6 +183,22 @@ final class UsageCall implements AutoCloseable {
                 phase1 = (ws, e) -> Aclnn.preluGetWorkspaceSize(self, weight, out, ws, e);
                 phase2 = Aclnn::prelu;
             }
+            case "group_norm" -> {
+                long n = shape[0];
+                long c = shape[1];
+                long hxw = shape[2] * shape[3];
+                long groups = Long.parseLong(field("groups"));
+                AclTensor x = values(shape, -2, 2, layout);
+                boolean affine = field("gamma").equals("yes");
+                AclTensor gamma = affine ? values(new long[] {c}, 0.5, 1.5, "contiguous") : null;
+                AclTensor beta = affine ? values(new long[] {c}, -0.5, 0.5, "contiguous") : null;
+                AclTensor out = values(shape, 0, 0, "contiguous");
+                AclTensor mean = values(new long[] {n, groups}, 0, 0, "contiguous");
+                AclTensor rstd = values(new long[] {n, groups}, 0, 0, "contiguous");
+                phase1 = (ws, e) -> Aclnn.groupNormGetWorkspaceSize(x, gamma, beta, n, c, hxw, groups, 1e-5, out, mean,
+                        rstd, ws, e);
+                phase2 = Aclnn::groupNorm;
+            }
             case "group_norm_backward" -> {
                 long n = shape[0];
                 long c = shape[1];
