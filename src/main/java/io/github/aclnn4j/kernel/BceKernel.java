@@ -52,7 +52,7 @@ public final class BceKernel implements Parallel.Tasks {
         Parallel.forEach(blocks, Blocks.SIZE, this, workspace);
         if (reduction != 0) {
             double total = Blocks.pairwiseSum(workspace, blocks);
-            out.set(0, roundTo(rounding, (float) (reduction == 1 ? total / n : total)));
+            out.set(0, HalfFloats.roundTo(rounding, (float) (reduction == 1 ? total / n : total)));
         }
     }
 
@@ -75,21 +75,13 @@ public final class BceKernel implements Parallel.Tasks {
         if (reduction == 0) {
             if (rounding != null) {
                 for (int i = 0; i < len; i++) {
-                    x[i] = roundTo(rounding, x[i]);
+                    x[i] = HalfFloats.roundTo(rounding, x[i]);
                 }
             }
             out.scatter(start, x, len);
         } else {
             workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, block, sum);
         }
-    }
-
-    private static float roundTo(DType dtype, float v) {
-        if (dtype == null) {
-            return v;
-        }
-        return dtype == DType.FLOAT16 ? Float.float16ToFloat(Float.floatToFloat16(v))
-                : HalfFloats.fromBf16(HalfFloats.toBf16(v));
     }
 
     /** The reduction of no elements, over every element of out: mean NaN (0/0), sum and none 0. */

@@ -1,6 +1,7 @@
 package io.github.aclnn4j.kernel;
 
 import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.HalfFloats;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -117,7 +118,7 @@ public final class BceWithLogitsKernel implements Parallel.Tasks {
     private static void roundTo(DType dtype, float[] a, int n, short[] bits) {
         if (dtype == DType.FLOAT16) {
             for (int i = 0; i < n; i++) {
-                a[i] = Float.float16ToFloat(Float.floatToFloat16(a[i]));
+                a[i] = HalfFloats.roundTo(dtype, a[i]);
             }
         } else if (dtype == DType.BF16) {
             BulkMath.INSTANCE.floatToBf16(a, 0, bits, n);

@@ -72,8 +72,8 @@ public final class NllLossKernel implements Parallel.Tasks {
         if (reduction != 0) {
             double loss = Blocks.pairwiseSum(workspace, tasks);
             double weights = Blocks.pairwiseSum(workspace.asSlice(tasks * Double.BYTES), tasks);
-            out.set(0, round(rounding, (float) (reduction == 1 ? loss / weights : loss)));
-            totalWeight.set(0, round(totalRounding, (float) weights));
+            out.set(0, HalfFloats.roundTo(rounding, (float) (reduction == 1 ? loss / weights : loss)));
+            totalWeight.set(0, HalfFloats.roundTo(totalRounding, (float) weights));
         }
     }
 
@@ -105,7 +105,7 @@ public final class NllLossKernel implements Parallel.Tasks {
             double l = ignored ? 0 : -w * xs[j];
             loss += l;
             weights += w;
-            xs[j] = ignored ? 0f : round(rounding, (float) l);
+            xs[j] = ignored ? 0f : HalfFloats.roundTo(rounding, (float) l);
         }
         if (reduction == 0) {
             out.scatter(first, xs, n);
@@ -114,10 +114,6 @@ public final class NllLossKernel implements Parallel.Tasks {
             workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, task, loss);
             workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, tasks + task, weights);
         }
-    }
-
-    private static float round(DType to, float v) {
-        return to == null ? v : HalfFloats.fromBf16(HalfFloats.toBf16(v));
     }
 
     /** An empty self: mean gives NaN and sum 0, both with totalWeight 0; none writes nothing. */

@@ -93,7 +93,9 @@ public final class PreluKernel implements Parallel.Tasks {
             BulkMath.INSTANCE.preluWeighted(x, s.b, 0, len);
         }
         if (rounding != null) {
-            roundTo(rounding, x, len);
+            for (int i = 0; i < len; i++) {
+                x[i] = HalfFloats.roundTo(rounding, x[i]);
+            }
         }
         out.scatter(start, x, len);
     }
@@ -119,19 +121,6 @@ public final class PreluKernel implements Parallel.Tasks {
                 out.scatter(at + done, x, n - done);
             }
             at = runEnd;
-        }
-    }
-
-    /** Rounds {@code x[0, n)} to a 16-bit dtype's values, nearest even. */
-    private static void roundTo(DType dtype, float[] x, int n) {
-        if (dtype == DType.FLOAT16) {
-            for (int i = 0; i < n; i++) {
-                x[i] = Float.float16ToFloat(Float.floatToFloat16(x[i]));
-            }
-        } else {
-            for (int i = 0; i < n; i++) {
-                x[i] = HalfFloats.fromBf16(HalfFloats.toBf16(x[i]));
-            }
         }
     }
 }

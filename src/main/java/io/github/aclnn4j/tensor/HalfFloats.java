@@ -35,6 +35,17 @@ public final class HalfFloats {
     }
 
     /**
+     * {@code value} as {@code dtype} holds it: rounded to nearest even for FLOAT16 and BFLOAT16,
+     * unchanged for any other dtype (null included).
+     */
+    public static float roundTo(DType dtype, float value) {
+        if (dtype == DType.FLOAT16) {
+            return fromHalf(toHalf(value));
+        }
+        return dtype == DType.BF16 ? fromBf16(toBf16(value)) : value;
+    }
+
+    /**
      * {@code dst[dstAt + i] = fromHalf(src[srcAt + 2i])} for i < n, FLOAT16 in native byte order at
      * any byte offset: a plain loop that C2 vectorizes with the processor's conversions when
      * {@code src} is native memory (one instruction per vector, where the Vector API, which has no
