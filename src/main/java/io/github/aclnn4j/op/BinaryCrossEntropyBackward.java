@@ -2,7 +2,6 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceBackwardKernel;
 import io.github.aclnn4j.kernel.StridedView;
-import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.TensorDesc;
 
@@ -50,10 +49,7 @@ public final class BinaryCrossEntropyBackward {
         if (weight != null) {
             promoted = DType.promote(promoted, weight.dtype());
         }
-        if (!promoted.castsTo(out.dtype())) {
-            throw Status.invalid(OP + ": the promoted dtype " + promoted.cName() + " cannot be cast to out's "
-                    + out.dtype().cName());
-        }
+        check.castsTo("the promoted dtype", promoted, "out", out);
         check.usable("gradOutput", gradOutput, "self", self, "target", target, "weightOptional", weight, "out", out);
         if (empty) {
             return check.noWork();

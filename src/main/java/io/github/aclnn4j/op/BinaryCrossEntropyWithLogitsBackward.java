@@ -2,7 +2,6 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceWithLogitsBackwardKernel;
 import io.github.aclnn4j.kernel.StridedView;
-import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.TensorDesc;
 
@@ -62,10 +61,8 @@ public final class BinaryCrossEntropyWithLogitsBackward {
         if (posWeight != null) {
             promoted = DType.promote(promoted, posWeight.dtype());
         }
-        if (!promoted.castsTo(out.dtype())) { // every float dtype casts to every other: kept for the order
-            throw Status.invalid(OP + ": the promoted dtype " + promoted.cName() + " cannot be cast to out's "
-                    + out.dtype().cName());
-        }
+        // always true for float dtypes: kept for CANN's order
+        check.castsTo("the promoted dtype", promoted, "out", out);
         StridedView g = check.view("gradOutput", gradOutput, shape);
         StridedView x = check.view("self", self);
         StridedView y = check.view("target", target);

@@ -101,6 +101,19 @@ final class Checks {
         }
     }
 
+    /**
+     * A value of dtype {@code from} (described as {@code what}, e.g. "the promoted dtype") may be
+     * cast to tensor {@code name}'s dtype: no float to integer or bool (an unknown {@code from} passes,
+     * for the dtype check that follows to name).
+     */
+    void castsTo(String what, DType from, String name, TensorDesc t) {
+        DType to = t.dtype();
+        if (from != null && (to == null || !from.castsTo(to))) {
+            throw Status.invalid(op + ": " + what + " " + from.cName() + " cannot be cast to " + name + "'s "
+                    + DType.nameOf(t.dtypeCode()));
+        }
+    }
+
     void reduction(long reduction) {
         if (reduction < 0 || reduction > 2) {
             throw Status.invalid(op + ": reduction must be 0 (none), 1 (mean) or 2 (sum), got " + reduction);

@@ -32,8 +32,8 @@ public final class NllLoss {
         check.notNull("out", out);
         check.notNull("totalWeightOut", totalWeightOut);
         check.sameDtype("weight", weight, "self", self);
-        castable("out", self, out);
-        castable("totalWeightOut", self, totalWeightOut);
+        check.castsTo("self's dtype", self.dtype(), "out", out);
+        check.castsTo("self's dtype", self.dtype(), "totalWeightOut", totalWeightOut);
         // beyond CANN's code, which only asks for a cast: the document's dtype list
         check.floatDtype("out", out);
         check.floatDtype("totalWeightOut", totalWeightOut);
@@ -79,14 +79,5 @@ public final class NllLoss {
         StridedView w = check.view("weight", weight);
         return check.plan(NllLossKernel.workspaceBytes(rows), rows,
                 new NllLossKernel(x, t, w, rows, classes, mode, ignoreIndex, o, tw)::run);
-    }
-
-    private static void castable(String name, TensorDesc self, TensorDesc t) {
-        DType from = self.dtype();
-        DType to = t.dtype();
-        if (from != null && (to == null || !from.castsTo(to))) {
-            throw Status.invalid(OP + ": self's dtype " + from.cName() + " cannot be cast to " + name + "'s "
-                    + DType.nameOf(t.dtypeCode()));
-        }
     }
 }

@@ -31,10 +31,8 @@ public final class Prelu {
         check.floatDtype("weight", weight);
         check.floatDtype("out", out);
         DType promoted = DType.promote(self.dtype(), weight.dtype());
-        if (!promoted.castsTo(out.dtype())) { // every float dtype casts to every other: kept for the order
-            throw Status.invalid(OP + ": the promoted dtype " + promoted.cName() + " cannot be cast to out's "
-                    + out.dtype().cName());
-        }
+        // always true for float dtypes: kept for CANN's order
+        check.castsTo("the promoted dtype", promoted, "out", out);
         check.rank("self", self);
         check.rank("weight", weight);
         check.rank("out", out);

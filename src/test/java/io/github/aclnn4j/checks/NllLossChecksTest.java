@@ -113,6 +113,15 @@ class NllLossChecksTest {
                 : a.set("target", a.arena.values(ACL_INT64, new double[targets], targets));
     }
 
+    /** CANN's castability check comes before the dtype list: an INT32 out is refused as a cast. */
+    @org.junit.jupiter.api.Test
+    void outThatSelfCannotCastToIsRefusedByTheCastCheck() {
+        try (DeviceArena arena = new DeviceArena()) {
+            String message = OP.baseline(arena, ACL_FLOAT).retype("out", ACL_INT32).rejected(INVALID);
+            org.junit.jupiter.api.Assertions.assertTrue(message.contains("cannot be cast to out's"), message);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("changes")
     void phase1(Change change) {
