@@ -57,11 +57,11 @@ public final class GroupNorm {
             throw Status.invalid(OP + ": self " + Shapes.str(self.shape()) + " must be [N, C, ...] with N = " + n
                     + ", C = " + c + " and the trailing dimensions' product HxW = " + hxw);
         }
-        for (String name : new String[] {"gamma", "beta"}) {
-            TensorDesc t = name.equals("gamma") ? gamma : beta;
-            if (t != null && (t.rank() != 1 || t.dim(0) != c)) {
-                throw Status.invalid(OP + ": " + name + " must be 1-D [C] = [" + c + "], got " + Shapes.str(t.shape()));
-            }
+        if (gamma != null) {
+            check.shapeEquals("gamma", gamma, new long[] {c}, "1-D [C]");
+        }
+        if (beta != null) {
+            check.shapeEquals("beta", beta, new long[] {c}, "1-D [C]");
         }
         check.sameFormat("out", out, "self", self);
         if (self.format() == NHWC || self.format() == HWCN || self.format() == NDHWC) {

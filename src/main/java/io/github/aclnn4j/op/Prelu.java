@@ -4,8 +4,8 @@ import io.github.aclnn4j.kernel.PreluKernel;
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.Shapes;
 import io.github.aclnn4j.tensor.TensorDesc;
-import java.util.Arrays;
 
 /**
  * aclnnPrelu: the checks of CANN's implementation, in its order, and the plan. self and weight may
@@ -82,22 +82,19 @@ public final class Prelu {
         StridedView x = check.view("self", self, logical, xStrides);
         StridedView w = check.view("weight", weight, logical, wStrides);
         StridedView o = check.view("out", out, logical, oStrides);
+        long[] walked = logical;
         if (kept.length <= 1 && rank >= 3 && x.innermostDimension() == 1) {
             // NCHW views of NHWC memory: walked as [N, H, W, C], channels innermost, as memory lies
-            int[] order = new int[rank];
-            for (int k = 1; k < rank - 1; k++) {
-                order[k] = k + 1;
-            }
-            order[rank - 1] = 1;
+            int[] order = Shapes.channelsLastOrder(rank);
             x = x.permute(order);
             w = w.permute(order);
             o = o.permute(order);
-            long[] permuted = new long[rank];
-            Arrays.setAll(permuted, k -> logical[order[k]]);
-            return check.plan(0, self.numel(), Checks.tiled(permuted,
-                    p -> new PreluKernel(p[0], p[1], p[2], promoted)::run, x, w, o));
+            walked = new long[rank];
+            for (int k = 0; k < rank; k++) {
+                walked[k] = logical[order[k]];
+            }
         }
-        return check.plan(0, self.numel(), Checks.tiled(logical,
+        return check.plan(0, self.numel(), Checks.tiled(walked,
                 p -> new PreluKernel(p[0], p[1], p[2], promoted)::run, x, w, o));
     }
 }

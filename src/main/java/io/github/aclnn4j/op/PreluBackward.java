@@ -61,11 +61,7 @@ public final class PreluBackward {
         long inner = self.numel() / (outer * channels);
         if (self.rank() >= 3 && channels > 1 && x.innermostDimension() == 1) {
             // NCHW views of NHWC memory: read as [N, H, W, C], channels innermost, as memory lies
-            int[] order = new int[self.rank()];
-            for (int k = 1; k < order.length - 1; k++) {
-                order[k] = k + 1;
-            }
-            order[order.length - 1] = 1;
+            int[] order = Shapes.channelsLastOrder(self.rank());
             g = g.permute(order);
             x = x.permute(order);
             gi = gi.permute(order);

@@ -62,6 +62,19 @@ public final class Shapes {
         return strides;
     }
 
+    /**
+     * The dimension order that walks an NCHW-like view of channels-last memory as it lies:
+     * {@code [0, 2, 3, ..., rank − 1, 1]}, the channel dimension 1 moved innermost.
+     */
+    public static int[] channelsLastOrder(int rank) {
+        int[] order = new int[rank];
+        for (int k = 1; k < rank - 1; k++) {
+            order[k] = k + 1;
+        }
+        order[rank - 1] = 1;
+        return order;
+    }
+
     public static String str(long[] shape) {
         return Arrays.toString(shape);
     }
