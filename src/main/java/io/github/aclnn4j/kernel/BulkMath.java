@@ -1,5 +1,8 @@
 package io.github.aclnn4j.kernel;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
 /**
  * The inner loops that the JIT does not vectorize by itself, over rows of one block: BFLOAT16
  * conversions, the BCE-with-logits loss and paired sums. Two implementations, chosen once at start-
@@ -103,6 +106,35 @@ public interface BulkMath {
             float k) {
         for (int r = 0; r < rows; r++) {
             groupNormUpdate(dy, x, r * length, (r + 1) * length, cdy[r], cx, mean, k);
+        }
+    }
+
+    /**
+     * Stores a FLOAT panel: {@code buf[at + i·cols + j]} to the float at {@code off + j·colStride + 4i}
+     * of {@code seg}, for i < rows and j < cols (each memory column one contiguous run of
+     * {@code rows} floats; the rows lie end to end in {@code buf}). {@code lanes} is scratch of at
+     * least 64 ints.
+     */
+    default void storePanel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
+            int[] lanes) {
+        for (int j = 0; j < cols; j++, off += colStride) {
+            for (int i = 0; i < rows; i++) {
+                seg.set(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i, buf[at + i * cols + j]);
+            }
+        }
+    }
+
+    /**
+     * Loads a FLOAT panel, the inverse of {@link #storePanel}: {@code buf[at + i·cols + j]} from the
+     * float at {@code off + j·colStride + 4i}. {@code columns} is scratch the memory columns may pass
+     * through, {@code lanes} scratch of at least 64 ints.
+     */
+    default void loadPanel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
+            float[] columns, int[] lanes) {
+        for (int j = 0; j < cols; j++, off += colStride) {
+            for (int i = 0; i < rows; i++) {
+                buf[at + i * cols + j] = seg.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i);
+            }
         }
     }
 

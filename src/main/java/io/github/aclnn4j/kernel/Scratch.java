@@ -40,6 +40,10 @@ final class Scratch {
     static final int COLUMN = 256;
     /** One memory column of a panel on its way to or from a row buffer. */
     final float[] column = new float[COLUMN];
+    /** A FLOAT panel's memory columns end to end, on their way into rows ({@link BulkMath#loadPanel}). */
+    final float[] panel = new float[Blocks.SIZE];
+    /** A gather's lane offsets ({@link BulkMath#storePanel}, {@link BulkMath#loadPanel}). */
+    final int[] laneIndex = new int[64];
     /** {@code exp(−|x|)} of one pass of the BCE-with-logits loss loops. */
     final float[] exps = new float[VectorBulkMath.EXP_RUN];
     /** The lanes of a double vector, for summing them in order. */

@@ -430,15 +430,12 @@ public final class StridedView {
      * apart: each memory column is one bulk run through a short buffer.
      */
     private void transposePanel(long off, int rows, int cols, long colStride, float[] buf, int at, boolean store) {
-        if (dtype == DType.FLOAT) { // element by element: a bulk copy costs more than a short column
-            for (int j = 0; j < cols; j++, off += colStride) {
-                for (int i = 0; i < rows; i++) {
-                    if (store) {
-                        segment.set(F32, off + 4L * i, buf[at + i * cols + j]);
-                    } else {
-                        buf[at + i * cols + j] = segment.get(F32, off + 4L * i);
-                    }
-                }
+        if (dtype == DType.FLOAT) {
+            Scratch s = Scratch.get();
+            if (store) {
+                BulkMath.INSTANCE.storePanel(buf, at, rows, cols, segment, off, colStride, s.laneIndex);
+            } else {
+                BulkMath.INSTANCE.loadPanel(segment, off, colStride, buf, at, rows, cols, s.panel, s.laneIndex);
             }
             return;
         }

@@ -5,20 +5,24 @@ package io.github.aclnn4j.kernel;
  * contiguous output, NCHW views of NHWC memory): walked in logical order, such an operand is read
  * one element per cache line, 16 times the traffic. Since an element-wise kernel may visit
  * elements in any order that all its operands share, the call is cut, at plan time, into pieces
- * whose logical order walks 64 × 64 tiles of the two dimensions involved: within a tile every
- * operand touches a few kilobytes, and each cache line it loads serves 16 elements from L1. A
- * tile's rows run along the dimension most operands are contiguous in; the others move through
- * {@link StridedView}'s transposing panels. Broadcast operands (a weight repeated along some
- * dimension) touch little memory in any order: they are cut like the others but do not decide the
- * tiling.
+ * whose logical order walks tiles of the two dimensions involved: rows of 256 elements along the
+ * dimension most operands are contiguous in, 16 rows across it. Those operands read runs of 1 KB;
+ * the others move through {@link StridedView}'s transposing panels, whose memory columns are 16
+ * elements (one 64-byte line of FLOAT) long. Of the shapes tried at 2^22 FLOAT elements (64 × 64,
+ * 128 × 32, 512 × 8, 1024 × 16, 64 × 16), this one was fastest for every transposed call of
+ * {@code bench usage}, and rows along the minority's dimension were twice as slow. Broadcast operands
+ * (a weight repeated along some dimension) touch little memory in any order: they are cut like the
+ * others but do not decide the tiling.
  *
  * <p>A piece is one recut view per operand, in the operands' order; the kernel runs over each
  * piece as over a call of its own. Each element lies in exactly one piece and is computed by the
  * same operations as before: only the order, and with it how a sum groups its terms, changes.
  */
 public final class Tiling {
-    /** Tile side: 64 × 64 elements are one block of {@link Blocks#SIZE}. */
-    static final int TILE = 64;
+    /** Tile length along the rows' dimension. */
+    static final int ROW = 256;
+    /** Tile length across the rows: 16 rows × 256 elements are one block of {@link Blocks#SIZE}. */
+    static final int SPAN = 16;
 
     private Tiling() {}
 
@@ -42,8 +46,8 @@ public final class Tiling {
         }
         long sa = shape[a];
         long sb = shape[b];
-        long ta = Math.min(TILE, sa);
-        long tb = Math.min(TILE, sb);
+        long ta = Math.min(SPAN, sa);
+        long tb = Math.min(ROW, sb);
         long fa = sa - sa % ta;
         long fb = sb - sb % tb;
         int[] others = new int[rank - 2];

@@ -142,6 +142,43 @@ class BulkMathAgreementTest {
         }
     }
 
+    static Stream<Arguments> panelShapes() {
+        return Stream.of(Arguments.of(16, 256), Arguments.of(8, 64), Arguments.of(17, 5), Arguments.of(3, 64),
+                Arguments.of(32, 128), Arguments.of(1, 1), Arguments.of(64, 100), Arguments.of(256, 20));
+    }
+
+    /**
+     * Panels land where their index says, in every implementation: each row element at its memory
+     * column, the gaps between columns untouched, and loading gives the rows back.
+     */
+    @ParameterizedTest(name = "{0} rows of {1}")
+    @MethodSource("panelShapes")
+    void panelsMoveEveryElementToItsPlace(int rows, int cols) {
+        SplittableRandom r = new SplittableRandom(7L * rows + cols);
+        int at = 3;
+        float[] buf = values(r, at + rows * cols);
+        long colStride = 4L * (rows + 5);
+        for (BulkMath math : new BulkMath[] {BulkMath.INSTANCE, SCALAR}) {
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment seg = arena.allocate(8 + colStride * cols);
+                seg.fill((byte) 0x7F);
+                math.storePanel(buf, at, rows, cols, seg, 8, colStride, new int[64]);
+                for (int j = 0; j < cols; j++) {
+                    for (int i = 0; i < rows + 5; i++) {
+                        int raw = seg.get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 8 + j * colStride + 4L * i);
+                        int expected = i < rows ? Float.floatToRawIntBits(buf[at + i * cols + j]) : 0x7F7F7F7F;
+                        org.junit.jupiter.api.Assertions.assertEquals(expected, raw,
+                                math.name() + ": column " + j + " row " + i);
+                    }
+                }
+                float[] back = new float[at + rows * cols];
+                math.loadPanel(seg, 8, colStride, back, at, rows, cols, new float[Blocks.SIZE], new int[64]);
+                assertArrayEquals(java.util.Arrays.copyOfRange(buf, at, buf.length),
+                        java.util.Arrays.copyOfRange(back, at, back.length), math.name() + ": load");
+            }
+        }
+    }
+
     private static float[] values(SplittableRandom r, int n) {
         float[] v = new float[n];
         for (int i = 0; i < n; i++) {
