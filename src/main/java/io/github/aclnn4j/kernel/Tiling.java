@@ -14,6 +14,9 @@ package io.github.aclnn4j.kernel;
  * (a weight repeated along some dimension) touch little memory in any order: they are cut like the
  * others but do not decide the tiling.
  *
+ * <p>First, every operand is walked in the memory order of the first one that is not broadcast, so
+ * that operands sharing a layout (all transposed, all channels-last) are dense and need no tiles.
+ *
  * <p>A piece is one recut view per operand, in the operands' order; the kernel runs over each
  * piece as over a call of its own. Each element lies in exactly one piece and is computed by the
  * same operations as before: only the order, and with it how a sum groups its terms, changes.
@@ -32,6 +35,19 @@ public final class Tiling {
      * operand's innermost memory dimension is the last logical one (or it is a single value).
      */
     public static StridedView[][] pieces(long[] shape, StridedView... views) {
+        int[] order = memoryOrder(views);
+        if (order != null) {
+            long[] walked = new long[order.length];
+            StridedView[] permuted = new StridedView[views.length];
+            for (int k = 0; k < order.length; k++) {
+                walked[k] = shape[order[k]];
+            }
+            for (int v = 0; v < views.length; v++) {
+                permuted[v] = views[v] == null ? null : views[v].permute(order);
+            }
+            shape = walked;
+            views = permuted;
+        }
         int rank = shape.length;
         int a = conflictingDimension(shape, views);
         if (a < 0) {
@@ -76,6 +92,51 @@ public final class Tiling {
             }
         }
         return out;
+    }
+
+    /**
+     * The logical dimensions in the memory order of the first operand that is not broadcast
+     * (outermost first: strides falling, dimensions of one element first), or null when that is
+     * already their logical order (or every operand is broadcast). Walking all operands in it makes
+     * operands that share a layout (transposed, channels-last) dense, and leaves operands whose
+     * layouts differ to the tiles.
+     */
+    private static int[] memoryOrder(StridedView[] views) {
+        StridedView lead = null;
+        for (StridedView view : views) {
+            if (view != null && !view.isBroadcast()) {
+                lead = view;
+                break;
+            }
+        }
+        if (lead == null) {
+            return null;
+        }
+        int rank = lead.rank();
+        Integer[] order = new Integer[rank];
+        for (int d = 0; d < rank; d++) {
+            order[d] = d;
+        }
+        StridedView v = lead;
+        java.util.Arrays.sort(order, (p, q) -> {
+            boolean pOne = v.size(p) == 1;
+            boolean qOne = v.size(q) == 1;
+            if (pOne || qOne) {
+                return pOne == qOne ? 0 : pOne ? -1 : 1;
+            }
+            return Long.compare(v.stride(q), v.stride(p));
+        });
+        int[] result = new int[rank];
+        boolean moved = false;
+        int previous = -1;
+        for (int k = 0; k < rank; k++) {
+            result[k] = order[k];
+            if (v.size(order[k]) > 1) {
+                moved |= order[k] < previous;
+                previous = order[k];
+            }
+        }
+        return moved ? result : null;
     }
 
     /**

@@ -4,7 +4,6 @@ import io.github.aclnn4j.kernel.PreluKernel;
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
-import io.github.aclnn4j.tensor.Shapes;
 import io.github.aclnn4j.tensor.TensorDesc;
 
 /**
@@ -14,8 +13,9 @@ import io.github.aclnn4j.tensor.TensorDesc;
  *
  * <p>The plan is element-wise over three views of one logical shape: self's, with its channel
  * dimension split into the weight's own dimensions longer than one (so that a weight of any shape
- * and strides is read where it lies), the weight broadcast along the others. Channels-last memory is
- * walked with channels innermost, and layouts that disagree are cut into tiles ({@link Checks#tiled}).
+ * and strides is read where it lies), the weight broadcast along the others, walked in self's memory
+ * order (channels innermost for channels-last memory) and cut into tiles where out's layout
+ * disagrees ({@link Checks#tiled}).
  */
 public final class Prelu {
     private static final String OP = "aclnnPrelu";
@@ -82,19 +82,7 @@ public final class Prelu {
         StridedView x = check.view("self", self, logical, xStrides);
         StridedView w = check.view("weight", weight, logical, wStrides);
         StridedView o = check.view("out", out, logical, oStrides);
-        long[] walked = logical;
-        if (kept.length <= 1 && rank >= 3 && x.innermostDimension() == 1) {
-            // NCHW views of NHWC memory: walked as [N, H, W, C], channels innermost, as memory lies
-            int[] order = Shapes.channelsLastOrder(rank);
-            x = x.permute(order);
-            w = w.permute(order);
-            o = o.permute(order);
-            walked = new long[rank];
-            for (int k = 0; k < rank; k++) {
-                walked[k] = logical[order[k]];
-            }
-        }
-        return check.plan(0, self.numel(), Checks.tiled(walked,
+        return check.plan(0, self.numel(), Checks.tiled(logical,
                 p -> new PreluKernel(p[0], p[1], p[2], promoted)::run, x, w, o));
     }
 }

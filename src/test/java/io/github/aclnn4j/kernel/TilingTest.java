@@ -90,6 +90,32 @@ class TilingTest {
         }
     }
 
+    /**
+     * Operands that share a layout other than the logical order (all transposed, all channels-last,
+     * beside a broadcast weight) are walked in their memory order: one piece, dense, as the direct
+     * loops need.
+     */
+    @org.junit.jupiter.api.Test
+    void operandsSharingALayoutAreWalkedDensely() {
+        long[][] shapes = {{4, 96, 128}, {2, 8, 5, 6}, {1, 3, 7, 1, 9}};
+        int[][] orders = {{0, 2, 1}, {0, 2, 3, 1}, {3, 0, 4, 2, 1}};
+        try (Arena arena = Arena.ofConfined()) {
+            for (int c = 0; c < shapes.length; c++) {
+                long[] shape = shapes[c];
+                StridedView a = layout(arena, shape, orders[c]);
+                StridedView b = layout(arena, shape, orders[c]);
+                long[] weightStrides = new long[shape.length];
+                weightStrides[1] = 1;
+                StridedView weight = new StridedView(arena.allocate(4 * shape[1]), 0, DType.FLOAT, shape, weightStrides);
+                StridedView[][] pieces = Tiling.pieces(shape, weight, a, null, b);
+                assertEquals(1, pieces.length, Arrays.toString(shape));
+                org.junit.jupiter.api.Assertions.assertNull(pieces[0][2]);
+                org.junit.jupiter.api.Assertions.assertTrue(pieces[0][1].isDense() && pieces[0][3].isDense(),
+                        Arrays.toString(shape) + " in order " + Arrays.toString(orders[c]));
+            }
+        }
+    }
+
     /** A FLOAT view of {@code shape} whose dims lie in memory in {@code order} (outermost first), element = its logical index. */
     private static StridedView layout(Arena arena, long[] shape, int[] order) {
         int rank = shape.length;
