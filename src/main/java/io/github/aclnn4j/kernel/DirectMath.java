@@ -27,7 +27,7 @@ public interface DirectMath {
 
     /**
      * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward},
-     * {@link #bceWithLogits}, {@link #bceWithLogitsBackward} and {@link #affine} (FLOAT only), {@link #bceWithLogitsUniform} and
+     * {@link #bceWithLogits}, {@link #bceWithLogitsBackward}, {@link #preluForwardWeighted} and {@link #affine} (FLOAT only), {@link #bceWithLogitsUniform} and
      * {@link #groupNormUpdate} (the 16-bit types).
      */
     boolean supports(DType dtype);
@@ -77,6 +77,13 @@ public interface DirectMath {
      * all ways give the same bits.
      */
     void preluForward(DType dtype, MemorySegment x, long xAt, float w, MemorySegment out, long outAt, int n);
+
+    /**
+     * FLOAT PReLU forward with a weight per element, {@code out[i] = x[i] > 0 ? x[i] : w[wAt + i]·x[i]},
+     * as {@link BulkMath#preluWeighted} (channels-last memory, its weights a repeated row).
+     */
+    void preluForwardWeighted(DType dtype, MemorySegment x, long xAt, float[] w, int wAt, MemorySegment out,
+            long outAt, int n);
 
     /**
      * GroupNorm's row sums over {@code rows} rows that start {@code rowLength} elements apart:

@@ -9,14 +9,17 @@ import java.lang.foreign.MemorySegment;
  * shape, the weights broadcast (stride 0 wherever they do not vary), block by block on the
  * library's threads. The product of two values of any of the three dtypes is exact in fp32, so each
  * element is one rounding: to out's dtype, or first to the promoted dtype where that is 16-bit and
- * out's is another (CANN computes in the promoted dtype, then casts). Three ways through a block,
+ * out's is another (CANN computes in the promoted dtype, then casts). Four ways through a block,
  * with the same bits:
  * <ul>
  * <li>{@link DirectMath} loops, run by run, when self and out are dense in one dtype, the weight is
  *     constant along runs of at least {@link #MIN_DIRECT_RUN} elements and there is no
  *     intermediate rounding;
  * <li>rows of floats with one weight per run, when runs are at least {@link #MIN_SCALAR_RUN} long;
- * <li>rows of floats with the weights gathered beside self (channels innermost, as NHWC memory is).
+ * <li>a {@link DirectMath} loop (FLOAT) or rows of floats with the weights taken from a repeated row
+ *     of weights, when the weights vary along a short innermost run and repeat it (per-channel
+ *     weights over channels-last memory);
+ * <li>rows of floats with the weights gathered beside self.
  * </ul>
  */
 public final class PreluKernel implements Parallel.Tasks {
@@ -34,6 +37,14 @@ public final class PreluKernel implements Parallel.Tasks {
     /** The promoted dtype when out must first be rounded to it, else null. */
     private final DType rounding;
     private final boolean direct;
+    /**
+     * For weights that repeat a short row (per-channel weights over channels-last memory): that row
+     * of {@link #period} values, repeated to cover a block from any phase; else null.
+     */
+    private final float[] pattern;
+    private final int period;
+    /** The FLOAT direct loop over {@link #pattern}. */
+    private final boolean directPattern;
 
     /**
      * The kernel of one plan (or of one tile-ordered piece of it), made by phase 1.
@@ -49,8 +60,20 @@ public final class PreluKernel implements Parallel.Tasks {
         this.run = constantRun(weight);
         this.rounding = promoted != DType.FLOAT && promoted != out.dtype() ? promoted : null;
         DType dt = out.dtype();
-        direct = rounding == null && run >= MIN_DIRECT_RUN && DirectOperands.supported(dt)
-                && DirectOperands.dense(self, dt) && DirectOperands.dense(out, dt);
+        boolean dense = DirectOperands.supported(dt) && DirectOperands.dense(self, dt) && DirectOperands.dense(out, dt);
+        direct = rounding == null && run >= MIN_DIRECT_RUN && dense;
+        long row = weight.repeatedRunLength();
+        if (run < MIN_SCALAR_RUN && row > 0 && row <= Blocks.SIZE) {
+            period = (int) row;
+            pattern = new float[period + Blocks.SIZE];
+            for (int i = 0; i < pattern.length; i++) {
+                pattern[i] = i < period ? weight.get(i) : pattern[i - period];
+            }
+        } else {
+            period = 0;
+            pattern = null;
+        }
+        directPattern = pattern != null && rounding == null && dense && dt == DType.FLOAT;
     }
 
     /** The product of the innermost logical dimensions along which {@code w} has stride 0. */
@@ -78,6 +101,21 @@ public final class PreluKernel implements Parallel.Tasks {
             directBlock(start, len);
             return;
         }
+        int phase = pattern == null ? 0 : (int) (start % period);
+        int done = 0;
+        if (directPattern) {
+            done = len - len % DirectOperands.math().step();
+            DirectOperands.math().preluForwardWeighted(DType.FLOAT, self.segment(), self.denseOffset(start), pattern,
+                    phase, out.segment(), out.denseOffset(start), done);
+            if (done == len) {
+                return;
+            }
+        }
+        rows(start + done, len - done, phase + done);
+    }
+
+    /** Elements [start, start + len) through rows; {@code phase}: where they start in {@link #pattern}. */
+    private void rows(long start, int len, int phase) {
         Scratch s = Scratch.get();
         float[] x = s.a;
         self.gather(start, x, len);
@@ -88,6 +126,8 @@ public final class PreluKernel implements Parallel.Tasks {
                 BulkMath.INSTANCE.prelu(x, i, end, weight.get(at));
                 i = end;
             }
+        } else if (pattern != null) {
+            BulkMath.INSTANCE.preluWeighted(x, slice(phase, len, s.b), 0, len);
         } else {
             weight.gather(start, s.b, len);
             BulkMath.INSTANCE.preluWeighted(x, s.b, 0, len);
@@ -98,6 +138,15 @@ public final class PreluKernel implements Parallel.Tasks {
             }
         }
         out.scatter(start, x, len);
+    }
+
+    /** {@link #pattern} from {@code phase}, as a row from index 0 ({@code into} when it must be copied). */
+    private float[] slice(int phase, int len, float[] into) {
+        if (phase == 0) {
+            return pattern;
+        }
+        System.arraycopy(pattern, phase, into, 0, len);
+        return into;
     }
 
     /** A block of dense runs through the direct loops; each run's last partial step through rows. */

@@ -34,6 +34,20 @@ final class PreluVectorLoops {
         }
     }
 
+    static void preluWeighted(DType dtype, MemorySegment x, long xAt, float[] w, int wAt, MemorySegment out, long outAt,
+            int n) {
+        if (dtype != DType.FLOAT) {
+            throw unsupported(dtype);
+        }
+        x = (MemorySegment) NATIVE.cast(x);
+        out = (MemorySegment) NATIVE.cast(out);
+        for (int i = 0; i < n; i += F.length()) {
+            FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + 4L * i, ORDER);
+            xv.mul(FloatVector.fromArray(F, w, wAt + i)).blend(xv, xv.compare(VectorOperators.GT, 0f))
+                    .intoMemorySegment(out, outAt + 4L * i, ORDER);
+        }
+    }
+
     /**
      * A BFLOAT16 pair per int lane: x passes through as its own bits, w·x is rounded to nearest
      * even (NaN kept quiet, as HalfFloats.toBf16 does).

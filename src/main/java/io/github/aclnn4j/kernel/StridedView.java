@@ -116,6 +116,17 @@ public final class StridedView {
     }
 
     /**
+     * When the view is one run of elements repeated along everything outside it (a per-channel
+     * weight over channels-last memory, walked channels innermost): that run's length; else -1.
+     */
+    long repeatedRunLength() {
+        if (dims.length == 2 && byteStrides[0] == 0 && byteStrides[1] != 0) {
+            return dims[1];
+        }
+        return dims.length == 1 && byteStrides[0] != 0 ? dims[0] : -1;
+    }
+
+    /**
      * The logical dimension this view steps through fastest in memory: its smallest non-zero stride
      * among dimensions longer than one (the first such on a tie); -1 for a single value.
      */

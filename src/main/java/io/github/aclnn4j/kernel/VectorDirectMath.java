@@ -77,6 +77,12 @@ final class VectorDirectMath implements DirectMath {
     }
 
     @Override
+    public void preluForwardWeighted(DType dtype, MemorySegment x, long xAt, float[] w, int wAt, MemorySegment out,
+            long outAt, int n) {
+        PreluVectorLoops.preluWeighted(dtype, x, xAt, w, wAt, out, outAt, n);
+    }
+
+    @Override
     public void groupSums(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
             long n, MemorySegment sums, long sumsAt) {
         GroupNormBackwardVectorLoops.groupSums(dtype, a, aAt, b, bAt, rows, rowLength, n, sums, sumsAt);
