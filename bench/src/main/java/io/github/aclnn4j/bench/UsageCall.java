@@ -299,8 +299,14 @@ final class UsageCall implements AutoCloseable {
         };
     }
 
-    /** The main output, every other element of its last dimension with layout=outstrided. */
+    /**
+     * The main output: laid out as the inputs with out=like, every other element of its last
+     * dimension with layout=outstrided, else contiguous.
+     */
     private AclTensor output(long[] shape) {
+        if (fields.getOrDefault("out", "contiguous").equals("like")) {
+            return values(shape, 0, 0, layout);
+        }
         return values(shape, 0, 0, layout.equals("outstrided") ? "stepped" : "contiguous");
     }
 
