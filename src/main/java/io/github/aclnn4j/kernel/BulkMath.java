@@ -84,6 +84,9 @@ public interface BulkMath {
      */
     void sumAndDot(float[] a, float[] b, int from, int to, double[] out);
 
+    /** {@code Σ (a[i] − shift)²} over i in [from, to), in double: GroupNorm's second pass. */
+    double squaredDeviations(float[] a, int from, int to, double shift);
+
     /**
      * {@link #sumAndDot} of each of {@code rows} rows of {@code length} elements laid end to end
      * from index 0: row r's sums into {@code out[2r]} and {@code out[2r + 1]}, with the bits

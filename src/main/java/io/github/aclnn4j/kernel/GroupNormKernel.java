@@ -8,7 +8,8 @@ import java.lang.foreign.MemorySegment;
  * nothing cancels), {@code rstd = 1/√(var + eps)} with eps as the float32 CANN passes to its kernel,
  * then {@code out = (x − mean)·rstd·γ[c] + β[c]} per channel in double, rounded once. mean and rstd
  * are stored in self's dtype; out uses them unrounded. One task per (n, g), so the bits never
- * depend on the thread count.
+ * depend on the thread count; a group of up to {@link #CACHED_GROUP} elements is read once and its
+ * passes run over the copy, a larger one is read in blocks once per pass.
  */
 public final class GroupNormKernel implements Parallel.Tasks {
     private final StridedView self;
@@ -55,39 +56,71 @@ public final class GroupNormKernel implements Parallel.Tasks {
         long perGroup = channels / group;
         long first = task * perGroup * hxw; // flat index of (n, g·D, 0)
         long count = perGroup * hxw;
-        float[] x = Scratch.get().a;
-        double sum = 0;
+        Scratch s = Scratch.get();
+        if (count <= CACHED_GROUP) {
+            s.ensureGroupRows((int) count);
+            float[] x = s.groupA;
+            self.gather(first, x, (int) count);
+            double m = sum(x, 0, (int) count, s.sums(2)) / count;
+            double r = rstd(BulkMath.INSTANCE.squaredDeviations(x, 0, (int) count, m), count);
+            update(task, m, r, x, 0, (int) hxw, perGroup);
+            out.scatter(first, x, (int) count);
+            return;
+        }
+        float[] x = s.a;
+        double total = 0;
         for (long at = 0; at < count; at += x.length) {
             int len = (int) Math.min(x.length, count - at);
             self.gather(first + at, x, len);
-            for (int i = 0; i < len; i++) {
-                sum += x[i];
-            }
+            total += sum(x, 0, len, s.sums(2));
         }
-        double m = sum / count;
+        double m = total / count;
         double squares = 0;
         for (long at = 0; at < count; at += x.length) {
             int len = (int) Math.min(x.length, count - at);
             self.gather(first + at, x, len);
-            for (int i = 0; i < len; i++) {
-                double d = x[i] - m;
-                squares += d * d;
-            }
+            squares += BulkMath.INSTANCE.squaredDeviations(x, 0, len, m);
         }
-        double r = 1 / Math.sqrt(squares / count + eps);
-        mean.set(task, (float) m);
-        rstd.set(task, (float) r);
-        long firstChannel = (task % group) * perGroup;
+        double r = rstd(squares, count);
         for (long c = 0; c < perGroup; c++) {
-            double k = r * (gamma == null ? 1 : gamma.get(firstChannel + c));
-            double bias = (beta == null ? 0 : beta.get(firstChannel + c)) - m * k;
             long rowStart = first + c * hxw;
             for (long at = 0; at < hxw; at += x.length) {
                 int len = (int) Math.min(x.length, hxw - at);
                 self.gather(rowStart + at, x, len);
-                BulkMath.INSTANCE.affine(x, x, 0, len, k, 0, bias);
+                update(task, m, r, x, c, len, 1);
                 out.scatter(rowStart + at, x, len);
             }
+        }
+    }
+
+    /**
+     * Groups of up to this many elements are read once: their second pass and update run on the
+     * copy in cache.
+     */
+    private static final long CACHED_GROUP = 1 << 16;
+
+    private static double sum(float[] x, int from, int to, double[] pair) {
+        BulkMath.INSTANCE.sumAndDot(x, x, from, to, pair);
+        return pair[0];
+    }
+
+    private double rstd(double squares, long count) {
+        return 1 / Math.sqrt(squares / count + eps);
+    }
+
+    /**
+     * Stores the group's mean and rstd, and applies {@code out = x·k + (β − mean·k)}, k = rstd·γ,
+     * to {@code rows} rows of {@code length} elements of {@code x} from index 0, channel by channel
+     * from channel {@code firstRow} of the group.
+     */
+    private void update(long task, double m, double r, float[] x, long firstRow, int length, long rows) {
+        mean.set(task, (float) m);
+        rstd.set(task, (float) r);
+        long firstChannel = (task % group) * (channels / group) + firstRow;
+        for (int row = 0; row < rows; row++) {
+            double k = r * (gamma == null ? 1 : gamma.get(firstChannel + row));
+            double bias = (beta == null ? 0 : beta.get(firstChannel + row)) - m * k;
+            BulkMath.INSTANCE.affine(x, x, row * length, (row + 1) * length, k, 0, bias);
         }
     }
 

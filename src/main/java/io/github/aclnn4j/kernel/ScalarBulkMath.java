@@ -125,6 +125,16 @@ final class ScalarBulkMath implements BulkMath {
     }
 
     @Override
+    public double squaredDeviations(float[] a, int from, int to, double shift) {
+        double s = 0;
+        for (int i = from; i < to; i++) {
+            double d = a[i] - shift;
+            s += d * d;
+        }
+        return s;
+    }
+
+    @Override
     public void groupNormUpdate(float[] dy, float[] x, int from, int to, float cdy, float cx, float mean, float k) {
         for (int i = from; i < to; i++) {
             dy[i] = Math.fma(cx, x[i] - mean, Math.fma(cdy, dy[i], k));

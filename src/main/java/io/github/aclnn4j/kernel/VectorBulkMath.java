@@ -433,6 +433,25 @@ final class VectorBulkMath implements BulkMath {
         }
     }
 
+    @Override
+    public double squaredDeviations(float[] a, int from, int to, double shift) {
+        DoubleVector sum = DoubleVector.zero(D);
+        int i = from;
+        for (int bound = from + FD.loopBound(to - from); i < bound; i += FD.length()) {
+            DoubleVector d = ((DoubleVector) FloatVector.fromArray(FD, a, i).convertShape(VectorOperators.F2D, D, 0))
+                    .sub(shift);
+            sum = d.fma(d, sum);
+        }
+        double[] lanes = Scratch.get().lanes;
+        sum.intoArray(lanes, 0);
+        double s = sumLanes(lanes);
+        for (; i < to; i++) {
+            double d = a[i] - shift;
+            s += d * d;
+        }
+        return s;
+    }
+
     /** {@link #sumAndDot} into {@code out[at]} and {@code out[at + 1]}, its lanes summed through {@code lanes}. */
     private static void sumAndDotRow(float[] a, float[] b, int from, int to, double[] out, int at, double[] lanes) {
         DoubleVector sum = DoubleVector.zero(D);

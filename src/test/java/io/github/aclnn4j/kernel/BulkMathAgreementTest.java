@@ -142,6 +142,29 @@ class BulkMathAgreementTest {
         }
     }
 
+    /**
+     * GroupNorm's second pass: every implementation within a few double roundings of the sum
+     * computed term by term, over rows whose length is and is not a multiple of the lanes.
+     */
+    @ParameterizedTest(name = "{0} channels")
+    @MethodSource("channelCounts")
+    void squaredDeviationsAgree(int length) {
+        SplittableRandom r = new SplittableRandom(length);
+        float[] a = new float[length + 2];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = (float) (100 + r.nextGaussian());
+        }
+        double shift = 100.25;
+        double exact = 0;
+        for (int i = 1; i <= length; i++) {
+            exact += (a[i] - shift) * (a[i] - shift);
+        }
+        for (BulkMath math : new BulkMath[] {BulkMath.INSTANCE, SCALAR}) {
+            org.junit.jupiter.api.Assertions.assertEquals(exact, math.squaredDeviations(a, 1, length + 1, shift),
+                    1e-13 * exact, math.name());
+        }
+    }
+
     static Stream<Arguments> panelShapes() {
         return Stream.of(Arguments.of(16, 256), Arguments.of(8, 64), Arguments.of(17, 5), Arguments.of(3, 64),
                 Arguments.of(32, 128), Arguments.of(1, 1), Arguments.of(64, 100), Arguments.of(256, 20));

@@ -12,18 +12,26 @@ public final class GroupNormCase {
     private GroupNormCase() {}
 
     public static long[][] run(long seed, int maxNumel) {
+        return run(seed, false);
+    }
+
+    /**
+     * As {@link #run(long, int)}; with {@code largeGroups}, groups of 32K to 135K elements
+     * ([N, C, H, W] maps of about 200 × 200), beyond those the kernel reads only once.
+     */
+    public static long[][] run(long seed, boolean largeGroups) {
         try (CaseContext ctx = new CaseContext("aclnnGroupNorm", seed, false)) {
             CaseRandom r = ctx.random;
-            int n = r.nextInt(1, 4);
-            int group = r.nextInt(1, 4);
-            int c = group * r.nextInt(1, 4);
-            int rank = r.nextInt(2, 6);
+            int n = largeGroups ? 1 : r.nextInt(1, 4);
+            int group = r.nextInt(1, largeGroups ? 3 : 4);
+            int c = group * r.nextInt(1, largeGroups ? 3 : 4);
+            int rank = largeGroups ? 4 : r.nextInt(2, 6);
             long[] shape = new long[rank];
             shape[0] = n;
             shape[1] = c;
             long hxw = 1;
             for (int d = 2; d < rank; d++) {
-                shape[d] = r.nextInt(1, 6);
+                shape[d] = largeGroups ? r.nextInt(180, 260) : r.nextInt(1, 6);
                 hxw *= shape[d];
             }
             StoredType type = r.floatType();

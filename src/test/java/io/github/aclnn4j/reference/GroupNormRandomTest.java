@@ -22,4 +22,14 @@ class GroupNormRandomTest {
     void matchesReference(long seed) {
         GroupNormCase.run(seed, RandomCases.MAX_NUMEL);
     }
+
+    static LongStream largeGroupSeeds() {
+        return LongStream.range(0, 8).map(i -> 0xA100_0000L + i);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("largeGroupSeeds")
+    void largeGroupsMatchReference(long seed) {
+        GroupNormCase.run(seed, true);
+    }
 }
