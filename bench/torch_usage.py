@@ -5,7 +5,7 @@ Every call line of usage.txt (see its header for the fields) is run with PyTorch
 same shapes, dtypes, layouts and value ranges as the Java side uses, and timed call by call.
 
 Usage (Debian's python3, which has torch 1.13 and numpy):
-  /usr/bin/python3 bench/torch_usage.py [--threads 2] [--seconds 0.3] [--only SUBSTRING] [usage.txt]
+  /usr/bin/python3 bench/torch_usage.py [--threads 2] [--seconds 0.3] [--only TEXT[|TEXT...]] [usage.txt]
 
 Prints on stdout, one line per call line, in file order:
   <N> <median_ms>           N = 1-based line number in usage.txt, median with 3 decimals
@@ -383,7 +383,8 @@ def main():
     parser = argparse.ArgumentParser(description="PyTorch's time for the calls of usage.txt")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=0.3)
-    parser.add_argument("--only", default=None, help="run only lines containing this text")
+    parser.add_argument("--only", default=None,
+                        help="run only lines containing this text (or one of several, separated by |)")
     parser.add_argument("usage", nargs="?", default=os.path.join(here, "usage.txt"))
     args = parser.parse_args()
 
@@ -397,7 +398,7 @@ def main():
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
-        if args.only is not None and args.only not in raw:
+        if args.only is not None and not any(part in raw for part in args.only.split("|")):
             continue
         fn = None
         try:

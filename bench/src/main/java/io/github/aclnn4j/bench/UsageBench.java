@@ -27,7 +27,7 @@ import jdk.jfr.consumer.RecordingStream;
  * (the matrix, the size sweep) with the ratio to PyTorch, to the operator's dense call of the same
  * size, and the library's deoptimizations during each call (JFR); writes the tables and a chart
  * of the ratios to {@code target/bench/usage.md} and {@code usage.svg}.
- * Arguments: {@code [seconds per call (0.3)] [--only SUBSTRING]}.
+ * Arguments: {@code [seconds per call (0.3)] [--only TEXT[|TEXT...]]} (lines containing one of the texts).
  */
 public final class UsageBench {
     private static final Path USAGE = Path.of("bench", "usage.txt");
@@ -64,7 +64,7 @@ public final class UsageBench {
         List<String> lines = Files.readAllLines(USAGE);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
-            if (!line.isEmpty() && !line.startsWith("#") && line.contains(only)) {
+            if (!line.isEmpty() && !line.startsWith("#") && Arrays.stream(only.split("\\|")).anyMatch(line::contains)) {
                 results.add(new Result(new UsageCall(i + 1, line)));
             }
         }
