@@ -88,6 +88,26 @@ public interface BulkMath {
     double squaredDeviations(float[] a, int from, int to, double shift);
 
     /**
+     * Per-channel sums over rows of {@code channels} values laid end to end (channels innermost, as
+     * channels-last memory is): {@code sum[c] += a[r·channels + c]} and, when {@code dot} is not null,
+     * {@code dot[c] = fma(a, b, dot[c])} at the same index, row after row. Each channel's additions
+     * run in row order, so every implementation gives the same bits.
+     */
+    void addChannelRows(float[] a, float[] b, int rows, int channels, double[] sum, double[] dot);
+
+    /**
+     * {@code acc[c] = fma(d, d, acc[c])} with {@code d = a[r·channels + c] − shift[c]} in double, over
+     * rows of {@code channels} values, row after row: the same bits in every implementation.
+     */
+    void addChannelSquaredDeviations(float[] a, int rows, int channels, double[] shift, double[] acc);
+
+    /**
+     * {@code a[r·channels + c] = (float) fma(k[c], a, bias[c])} over rows of {@code channels} values,
+     * the fused multiply-add in double: the same bits in every implementation.
+     */
+    void affineChannelRows(float[] a, int rows, int channels, double[] k, double[] bias);
+
+    /**
      * {@link #sumAndDot} of each of {@code rows} rows of {@code length} elements laid end to end
      * from index 0: row r's sums into {@code out[2r]} and {@code out[2r + 1]}, with the bits
      * sumAndDot gives for that row. One call for a group of short rows (GroupNorm's 7×7 maps).

@@ -125,6 +125,37 @@ final class ScalarBulkMath implements BulkMath {
     }
 
     @Override
+    public void addChannelRows(float[] a, float[] b, int rows, int channels, double[] sum, double[] dot) {
+        for (int r = 0, at = 0; r < rows; r++, at += channels) {
+            for (int c = 0; c < channels; c++) {
+                sum[c] += a[at + c];
+                if (dot != null) {
+                    dot[c] = Math.fma(a[at + c], (double) b[at + c], dot[c]);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void addChannelSquaredDeviations(float[] a, int rows, int channels, double[] shift, double[] acc) {
+        for (int r = 0, at = 0; r < rows; r++, at += channels) {
+            for (int c = 0; c < channels; c++) {
+                double d = a[at + c] - shift[c];
+                acc[c] = Math.fma(d, d, acc[c]);
+            }
+        }
+    }
+
+    @Override
+    public void affineChannelRows(float[] a, int rows, int channels, double[] k, double[] bias) {
+        for (int r = 0, at = 0; r < rows; r++, at += channels) {
+            for (int c = 0; c < channels; c++) {
+                a[at + c] = (float) Math.fma(k[c], a[at + c], bias[c]);
+            }
+        }
+    }
+
+    @Override
     public double squaredDeviations(float[] a, int from, int to, double shift) {
         double s = 0;
         for (int i = from; i < to; i++) {

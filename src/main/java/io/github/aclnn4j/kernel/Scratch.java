@@ -122,6 +122,22 @@ final class Scratch {
         return rowScalesFloat;
     }
 
+    /** Per-channel doubles of a channels-last GroupNorm sample; see {@link #channelDoubles}. */
+    private double[][] channelDoubles = new double[3][0];
+
+    /**
+     * Three arrays of at least {@code n} doubles each (per-channel sums and coefficients), reused
+     * across calls; their contents are left to the caller.
+     */
+    double[][] channelDoubles(int n) {
+        if (channelDoubles[0].length < n) {
+            for (int i = 0; i < channelDoubles.length; i++) {
+                channelDoubles[i] = new double[n];
+            }
+        }
+        return channelDoubles;
+    }
+
     /** Grows {@link #groupA} and {@link #groupB} to at least {@code n} elements. */
     void ensureGroupRows(int n) {
         if (groupA.length < n) {

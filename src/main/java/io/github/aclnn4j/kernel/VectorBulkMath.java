@@ -434,6 +434,62 @@ final class VectorBulkMath implements BulkMath {
     }
 
     @Override
+    public void addChannelRows(float[] a, float[] b, int rows, int channels, double[] sum, double[] dot) {
+        int bound = FD.loopBound(channels);
+        for (int r = 0, at = 0; r < rows; r++, at += channels) {
+            int c = 0;
+            for (; c < bound; c += FD.length()) {
+                DoubleVector av = (DoubleVector) FloatVector.fromArray(FD, a, at + c).convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector.fromArray(D, sum, c).add(av).intoArray(sum, c);
+                if (dot != null) {
+                    DoubleVector bv = (DoubleVector) FloatVector.fromArray(FD, b, at + c)
+                            .convertShape(VectorOperators.F2D, D, 0);
+                    av.fma(bv, DoubleVector.fromArray(D, dot, c)).intoArray(dot, c);
+                }
+            }
+            for (; c < channels; c++) {
+                sum[c] += a[at + c];
+                if (dot != null) {
+                    dot[c] = Math.fma(a[at + c], (double) b[at + c], dot[c]);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void addChannelSquaredDeviations(float[] a, int rows, int channels, double[] shift, double[] acc) {
+        int bound = FD.loopBound(channels);
+        for (int r = 0, at = 0; r < rows; r++, at += channels) {
+            int c = 0;
+            for (; c < bound; c += FD.length()) {
+                DoubleVector d = ((DoubleVector) FloatVector.fromArray(FD, a, at + c)
+                        .convertShape(VectorOperators.F2D, D, 0)).sub(DoubleVector.fromArray(D, shift, c));
+                d.fma(d, DoubleVector.fromArray(D, acc, c)).intoArray(acc, c);
+            }
+            for (; c < channels; c++) {
+                double d = a[at + c] - shift[c];
+                acc[c] = Math.fma(d, d, acc[c]);
+            }
+        }
+    }
+
+    @Override
+    public void affineChannelRows(float[] a, int rows, int channels, double[] k, double[] bias) {
+        int bound = FD.loopBound(channels);
+        for (int r = 0, at = 0; r < rows; r++, at += channels) {
+            int c = 0;
+            for (; c < bound; c += FD.length()) {
+                DoubleVector av = (DoubleVector) FloatVector.fromArray(FD, a, at + c).convertShape(VectorOperators.F2D, D, 0);
+                ((FloatVector) DoubleVector.fromArray(D, k, c).fma(av, DoubleVector.fromArray(D, bias, c))
+                        .convertShape(VectorOperators.D2F, FD, 0)).intoArray(a, at + c);
+            }
+            for (; c < channels; c++) {
+                a[at + c] = (float) Math.fma(k[c], a[at + c], bias[c]);
+            }
+        }
+    }
+
+    @Override
     public double squaredDeviations(float[] a, int from, int to, double shift) {
         DoubleVector sum = DoubleVector.zero(D);
         int i = from;

@@ -1,5 +1,6 @@
 package io.github.aclnn4j.op;
 
+import io.github.aclnn4j.kernel.GroupNormChannelsLastKernel;
 import io.github.aclnn4j.kernel.GroupNormKernel;
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.runtime.Status;
@@ -74,10 +75,41 @@ public final class GroupNorm {
         if (self.isEmpty()) {
             return check.plan(0, meanOut.numel(), ws -> GroupNormKernel.fillEmpty(mean, rstd));
         }
-        StridedView x = check.view("self", self);
         StridedView g = gamma == null ? null : check.view("gamma", gamma);
         StridedView b = beta == null ? null : check.view("beta", beta);
+        long[] xs = sampleStrides(self);
+        long[] os = sampleStrides(out);
+        if (xs != null && os != null && c > 1 && hxw > 1 && xs[1] == 1 && xs[2] == c) {
+            // channels innermost in memory: walked per sample as [HxW, C]
+            long[] positionMajor = {n, hxw, c};
+            StridedView x = check.view("self", self, positionMajor, new long[] {xs[0], xs[2], xs[1]});
+            StridedView o = check.view("out", out, positionMajor, new long[] {os[0], os[2], os[1]});
+            return check.plan(0, self.numel(),
+                    new GroupNormChannelsLastKernel(x, g, b, c, hxw, group, eps, o, mean, rstd)::run);
+        }
+        StridedView x = check.view("self", self);
         StridedView o = check.view("out", out);
         return check.plan(0, self.numel(), new GroupNormKernel(x, g, b, c, hxw, group, eps, o, mean, rstd)::run);
+    }
+
+    /**
+     * The element strides of {@code t} read as {@code [N, C, HxW]}, or null when its spatial
+     * dimensions do not merge into one evenly strided run.
+     */
+    static long[] sampleStrides(TensorDesc t) {
+        long spatial = 0;
+        long span = -1; // elements one step of the next outer spatial dimension must skip; -1 before the first
+        for (int d = t.rank() - 1; d >= 2; d--) {
+            if (t.dim(d) == 1) {
+                continue;
+            }
+            if (span < 0) {
+                spatial = t.strides()[d];
+            } else if (t.strides()[d] != span) {
+                return null;
+            }
+            span = t.strides()[d] * t.dim(d);
+        }
+        return new long[] {t.strides()[0], t.strides()[1], spatial};
     }
 }

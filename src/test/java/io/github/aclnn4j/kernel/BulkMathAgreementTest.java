@@ -165,6 +165,47 @@ class BulkMathAgreementTest {
         }
     }
 
+    /** The channels-last GroupNorm loops: the same bits in every implementation, for any channel count. */
+    @ParameterizedTest(name = "{0} channels")
+    @MethodSource("channelCounts")
+    void channelRowsAgree(int channels) {
+        SplittableRandom r = new SplittableRandom(channels * 31L);
+        int rows = 1 + 2048 / channels;
+        float[] a = values(r, rows * channels);
+        float[] b = values(r, rows * channels);
+        double[] shift = new double[channels];
+        double[] k = new double[channels];
+        double[] bias = new double[channels];
+        for (int c = 0; c < channels; c++) {
+            shift[c] = r.nextGaussian();
+            k[c] = r.nextGaussian();
+            bias[c] = r.nextGaussian();
+        }
+        double[][] sums = new double[2][];
+        double[][] dots = new double[2][];
+        double[][] squares = new double[2][];
+        float[][] updated = new float[2][];
+        BulkMath[] maths = {BulkMath.INSTANCE, SCALAR};
+        for (int m = 0; m < 2; m++) {
+            sums[m] = new double[channels];
+            dots[m] = new double[channels];
+            squares[m] = new double[channels];
+            maths[m].addChannelRows(a, b, rows, channels, sums[m], dots[m]);
+            maths[m].addChannelSquaredDeviations(a, rows, channels, shift, squares[m]);
+            updated[m] = a.clone();
+            maths[m].affineChannelRows(updated[m], rows, channels, k, bias);
+        }
+        assertArrayEquals(sums[1], sums[0], "addChannelRows sums");
+        assertArrayEquals(dots[1], dots[0], "addChannelRows dots");
+        assertArrayEquals(squares[1], squares[0], "addChannelSquaredDeviations");
+        assertArrayEquals(updated[1], updated[0], "affineChannelRows");
+        double expected = 0;
+        for (int i = 0; i < rows; i++) {
+            expected += a[i * channels + channels - 1];
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(expected, sums[1][channels - 1], "the last channel's sum, row by row");
+    }
+
     static Stream<Arguments> panelShapes() {
         return Stream.of(Arguments.of(16, 256), Arguments.of(8, 64), Arguments.of(17, 5), Arguments.of(3, 64),
                 Arguments.of(32, 128), Arguments.of(1, 1), Arguments.of(64, 100), Arguments.of(256, 20));

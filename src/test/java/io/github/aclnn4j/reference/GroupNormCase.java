@@ -5,7 +5,7 @@ import io.github.aclnn4j.acl.Aclnn;
 /**
  * A random aclnnGroupNorm case: self [N, C, ...] of rank 2 to 5 and any float dtype, group a
  * divisor of C, gamma and beta present or null, eps from 1e-5 to 0.5, values with an offset (so a
- * one-pass variance would cancel), random layouts; out, meanOut and rstdOut against a float64
+ * one-pass variance would cancel), random layouts (a third of the 4-d selfs channels-last); out, meanOut and rstdOut against a float64
  * reference (two-pass biased variance, eps as float32).
  */
 public final class GroupNormCase {
@@ -16,7 +16,7 @@ public final class GroupNormCase {
     }
 
     /**
-     * As {@link #run(long, int)}; with {@code largeGroups}, groups of 32K to 135K elements
+     * As {@link #run(long, int)}; with {@code largeGroups}, groups of 32K to 270K elements
      * ([N, C, H, W] maps of about 200 × 200), beyond those the kernel reads only once.
      */
     public static long[][] run(long seed, boolean largeGroups) {
@@ -24,7 +24,7 @@ public final class GroupNormCase {
             CaseRandom r = ctx.random;
             int n = largeGroups ? 1 : r.nextInt(1, 4);
             int group = r.nextInt(1, largeGroups ? 3 : 4);
-            int c = group * r.nextInt(1, largeGroups ? 3 : 4);
+            int c = group * r.nextInt(1, largeGroups ? 5 : 4);
             int rank = largeGroups ? 4 : r.nextInt(2, 6);
             long[] shape = new long[rank];
             shape[0] = n;
@@ -39,11 +39,15 @@ public final class GroupNormCase {
             double offset = r.uniform(-20, 20);
             ctx.note("group", group);
             ctx.note("eps", eps);
-            DeviceTensor self = ctx.input("self", type, ctx.layout(shape, true).withFormat(2),
+            boolean channelsLast = rank == 4 && r.oneIn(3); // NHWC memory, the kernel's own path
+            StridedLayout selfLayout = channelsLast ? StridedLayout.channelsLast(shape) : ctx.layout(shape, true);
+            DeviceTensor self = ctx.input("self", type, selfLayout.withFormat(2),
                     () -> offset + r.uniform(-2, 2));
             DeviceTensor gamma = r.oneIn(4) ? null : ctx.input("gamma", type, new long[] {c}, () -> r.uniform(-2, 2));
             DeviceTensor beta = r.oneIn(4) ? null : ctx.input("beta", type, new long[] {c}, () -> r.uniform(-2, 2));
-            DeviceTensor out = ctx.output("out", type, ctx.layout(shape, false).withFormat(2));
+            StridedLayout outLayout = channelsLast && r.oneIn(2) ? StridedLayout.channelsLast(shape)
+                    : ctx.layout(shape, false);
+            DeviceTensor out = ctx.output("out", type, outLayout.withFormat(2));
             DeviceTensor mean = ctx.output("meanOut", type, new long[] {n, group});
             DeviceTensor rstd = ctx.output("rstdOut", type, new long[] {n, group});
             long hw = hxw;

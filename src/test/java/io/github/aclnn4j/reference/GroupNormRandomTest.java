@@ -24,7 +24,7 @@ class GroupNormRandomTest {
     }
 
     static LongStream largeGroupSeeds() {
-        return LongStream.range(0, 8).map(i -> 0xA100_0000L + i);
+        return LongStream.range(0, 12).map(i -> 0xA100_0000L + i);
     }
 
     @ParameterizedTest(name = "seed {0}")

@@ -1,0 +1,138 @@
+package io.github.aclnn4j.kernel;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * GroupNorm forward over channels-last memory (NHWC data seen as NCHW, channels innermost): each
+ * sample is walked in memory order, as rows of C channels, one row per position (read once when it
+ * has at most {@link #CACHED_SAMPLE} elements, else once per pass). Three passes over the sample: per-channel sums give each group's mean; per-channel sums of squared deviations from
+ * it give the biased variance (two passes, so nothing cancels), {@code rstd = 1/√(var + eps)};
+ * then {@code out = x·k[c] + (β[c] − mean·k[c])} with {@code k[c] = rstd·γ[c]}, in double, rounded
+ * once to out's dtype after the fused multiply-add. Every channel's sums run in position order,
+ * vectorised across channels ({@link BulkMath#addChannelRows}); one task per sample, so the bits
+ * never depend on the thread count. They differ in the last places from {@link GroupNormKernel}'s,
+ * whose sums run in another order.
+ */
+public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
+    private final StridedView self;
+    private final StridedView gamma;
+    private final StridedView beta;
+    private final int channels;
+    private final long hxw;
+    private final int group;
+    private final double eps;
+    private final StridedView out;
+    private final StridedView mean;
+    private final StridedView rstd;
+
+    /**
+     * The kernel of one plan, made by phase 1.
+     *
+     * @param self and {@code out}: {@code [N, HxW, C]} views (self's channels innermost in memory)
+     * @param gamma null for ones
+     * @param beta null for zeros
+     * @param mean and {@code rstd}: row-major {@code [N, group]}
+     */
+    public GroupNormChannelsLastKernel(StridedView self, StridedView gamma, StridedView beta, long channels, long hxw,
+            long group, double eps, StridedView out, StridedView mean, StridedView rstd) {
+        this.self = self;
+        this.gamma = gamma;
+        this.beta = beta;
+        this.channels = Math.toIntExact(channels);
+        this.hxw = hxw;
+        this.group = Math.toIntExact(group);
+        this.eps = (float) eps;
+        this.out = out;
+        this.mean = mean;
+        this.rstd = rstd;
+    }
+
+    /** Runs the whole call: a task per sample on the library's threads. */
+    public void run(MemorySegment workspace) {
+        Parallel.forEach(self.numel() / (channels * hxw), channels * hxw, this, workspace);
+    }
+
+    @Override
+    public void task(long sample, MemorySegment workspace) {
+        Scratch s = Scratch.get();
+        boolean cached = hxw * channels <= CACHED_SAMPLE;
+        int rowsPerChunk = cached ? (int) hxw : Math.max(1, Blocks.SIZE / channels);
+        s.ensureGroupRows(rowsPerChunk * channels);
+        float[] rows = s.groupA;
+        double[][] perChannel = s.channelDoubles(channels);
+        double[] sums = perChannel[0];
+        double[] groupMeans = perChannel[1];
+        long first = sample * hxw * channels;
+        long count = hxw * (channels / group);
+        if (cached) {
+            self.gather(first, rows, (int) hxw * channels);
+        }
+
+        Arrays.fill(sums, 0, channels, 0.0);
+        for (long p = 0; p < hxw; p += rowsPerChunk) {
+            int n = (int) Math.min(rowsPerChunk, hxw - p);
+            if (!cached) {
+                self.gather(first + p * channels, rows, n * channels);
+            }
+            BulkMath.INSTANCE.addChannelRows(rows, null, n, channels, sums, null);
+        }
+        forEachGroup(sums, count, groupMeans);
+
+        Arrays.fill(sums, 0, channels, 0.0);
+        for (long p = 0; p < hxw; p += rowsPerChunk) {
+            int n = (int) Math.min(rowsPerChunk, hxw - p);
+            if (!cached) {
+                self.gather(first + p * channels, rows, n * channels);
+            }
+            BulkMath.INSTANCE.addChannelSquaredDeviations(rows, n, channels, groupMeans, sums);
+        }
+        double[] variances = perChannel[2];
+        forEachGroup(sums, count, variances);
+
+        // k and bias reuse the spent sums and the variances: a group's variance is read before its
+        // channels' bias entries overwrite it
+        double[] k = sums;
+        double[] bias = variances;
+        int perGroup = channels / group;
+        for (int g = 0; g < group; g++) {
+            double m = groupMeans[g * perGroup];
+            double r = 1 / Math.sqrt(variances[g * perGroup] + eps);
+            mean.set(sample * group + g, (float) m);
+            rstd.set(sample * group + g, (float) r);
+            for (int c = g * perGroup; c < (g + 1) * perGroup; c++) {
+                k[c] = r * (gamma == null ? 1 : gamma.get(c));
+                bias[c] = (beta == null ? 0 : beta.get(c)) - m * k[c];
+            }
+        }
+        for (long p = 0; p < hxw; p += rowsPerChunk) {
+            int n = (int) Math.min(rowsPerChunk, hxw - p);
+            if (!cached) {
+                self.gather(first + p * channels, rows, n * channels);
+            }
+            BulkMath.INSTANCE.affineChannelRows(rows, n, channels, k, bias);
+            out.scatter(first + p * channels, rows, n * channels);
+        }
+    }
+
+    /**
+     * Samples of up to this many elements (1 MB of FLOAT, within L2) are read once, their passes
+     * running over the copy; larger ones are read in blocks once per pass.
+     */
+    private static final long CACHED_SAMPLE = 1 << 18;
+
+    /**
+     * Each group's per-channel {@code sums} added in channel order and divided by {@code count}, the
+     * result written to every channel of the group in {@code into}.
+     */
+    private void forEachGroup(double[] sums, long count, double[] into) {
+        int perGroup = channels / group;
+        for (int g = 0; g < group; g++) {
+            double total = 0;
+            for (int c = g * perGroup; c < (g + 1) * perGroup; c++) {
+                total += sums[c];
+            }
+            Arrays.fill(into, g * perGroup, (g + 1) * perGroup, total / count);
+        }
+    }
+}
