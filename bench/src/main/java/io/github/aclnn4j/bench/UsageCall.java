@@ -192,7 +192,7 @@ final class UsageCall implements AutoCloseable {
                 boolean affine = field("gamma").equals("yes");
                 AclTensor gamma = affine ? values(new long[] {c}, 0.5, 1.5, "contiguous") : null;
                 AclTensor beta = affine ? values(new long[] {c}, -0.5, 0.5, "contiguous") : null;
-                AclTensor out = values(shape, 0, 0, "contiguous");
+                AclTensor out = output(shape);
                 AclTensor mean = values(new long[] {n, groups}, 0, 0, "contiguous");
                 AclTensor rstd = values(new long[] {n, groups}, 0, 0, "contiguous");
                 phase1 = (ws, e) -> Aclnn.groupNormGetWorkspaceSize(x, gamma, beta, n, c, hxw, groups, 1e-5, out, mean,
@@ -212,7 +212,7 @@ final class UsageCall implements AutoCloseable {
                 String mask = field("mask");
                 boolean[] outputMask = {mask.charAt(0) == '1', mask.charAt(1) == '1', mask.charAt(2) == '1'};
                 AclBoolArray maskArray = Acl.createBoolArray(outputMask, 3);
-                AclTensor gradInput = outputMask[0] ? values(shape, 0, 0, "contiguous") : null;
+                AclTensor gradInput = outputMask[0] ? output(shape) : null;
                 AclTensor gradGamma = outputMask[1] ? values(new long[] {c}, 0, 0, "contiguous") : null;
                 AclTensor gradBeta = outputMask[2] ? values(new long[] {c}, 0, 0, "contiguous") : null;
                 phase1 = (ws, e) -> Aclnn.groupNormBackwardGetWorkspaceSize(dy, x, mean, rstd, gamma, n, c, hxw, groups,
