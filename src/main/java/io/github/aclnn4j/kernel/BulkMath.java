@@ -108,6 +108,13 @@ public interface BulkMath {
     void affineChannelRows(float[] a, int rows, int channels, double[] k, double[] bias);
 
     /**
+     * {@code a[i] = (float) (ca[c]·a[i] + cb[c]·b[i] + bias[c])} in double, i = r·channels + c, over
+     * rows of {@code channels} values (GroupNorm backward's update over channels-last memory), with
+     * {@link #affine}'s operations: the same bits in every implementation.
+     */
+    void affineChannelPairs(float[] a, float[] b, int rows, int channels, double[] ca, double[] cb, double[] bias);
+
+    /**
      * {@link #sumAndDot} of each of {@code rows} rows of {@code length} elements laid end to end
      * from index 0: row r's sums into {@code out[2r]} and {@code out[2r + 1]}, with the bits
      * sumAndDot gives for that row. One call for a group of short rows (GroupNorm's 7×7 maps).

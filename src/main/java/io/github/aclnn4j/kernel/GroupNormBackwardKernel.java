@@ -66,6 +66,15 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
     /** Runs the whole call: the (n, group) tasks on the library's threads, then gradBeta and gradGamma. */
     public void run(MemorySegment workspace) {
         Parallel.forEach(n * group, c / group * hxw, this, workspace);
+        reduceOverSamples(workspace, n, c, gradGamma, gradBeta);
+    }
+
+    /**
+     * gradBeta and gradGamma (either may be null) from the workspace's per-(n, c) {@code Σdy} and
+     * gradGamma terms, added over n in order.
+     */
+    static void reduceOverSamples(MemorySegment workspace, long n, long c, StridedView gradGamma,
+            StridedView gradBeta) {
         if (gradGamma == null && gradBeta == null) {
             return;
         }
@@ -121,7 +130,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
      * Replaces each row's {@code Σdy·x} in the workspace, once the group is done with it, by its
      * gradGamma term {@code (Σdy·x − mean·Σdy)·rstd}: the final reduction over n then only adds.
      */
-    private static void gammaTerms(double mu, double rs, long firstRow, long d, MemorySegment workspace) {
+    static void gammaTerms(double mu, double rs, long firstRow, long d, MemorySegment workspace) {
         for (long row = firstRow; row < firstRow + d; row++) {
             double sdy = workspace.getAtIndex(F64, 2 * row);
             double sdyx = workspace.getAtIndex(F64, 2 * row + 1);
@@ -184,7 +193,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
      * with {@code dx = rstd·γ·dy + b·x + c0 = rstd·γ·dy + b·(x − mean) + k}. The array is
      * per-thread scratch.
      */
-    private static double[] coefficients(StridedView mean, StridedView rstd, float[] gammas, long c, long hxw,
+    static double[] coefficients(StridedView mean, StridedView rstd, float[] gammas, long c, long hxw,
             long d, long i, long g, long task, MemorySegment workspace) {
         double mu = mean.get(task);
         double rs = rstd.get(task);

@@ -156,6 +156,16 @@ final class ScalarBulkMath implements BulkMath {
     }
 
     @Override
+    public void affineChannelPairs(float[] a, float[] b, int rows, int channels, double[] ca, double[] cb,
+            double[] bias) {
+        for (int r = 0, at = 0; r < rows; r++, at += channels) {
+            for (int c = 0; c < channels; c++) {
+                a[at + c] = (float) (ca[c] * a[at + c] + cb[c] * b[at + c] + bias[c]);
+            }
+        }
+    }
+
+    @Override
     public double squaredDeviations(float[] a, int from, int to, double shift) {
         double s = 0;
         for (int i = from; i < to; i++) {

@@ -490,6 +490,25 @@ final class VectorBulkMath implements BulkMath {
     }
 
     @Override
+    public void affineChannelPairs(float[] a, float[] b, int rows, int channels, double[] ca, double[] cb,
+            double[] bias) {
+        int bound = FD.loopBound(channels);
+        for (int r = 0, at = 0; r < rows; r++, at += channels) {
+            int c = 0;
+            for (; c < bound; c += FD.length()) {
+                DoubleVector ad = (DoubleVector) FloatVector.fromArray(FD, a, at + c).convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector bd = (DoubleVector) FloatVector.fromArray(FD, b, at + c).convertShape(VectorOperators.F2D, D, 0);
+                ((FloatVector) ad.mul(DoubleVector.fromArray(D, ca, c)).add(bd.mul(DoubleVector.fromArray(D, cb, c)))
+                        .add(DoubleVector.fromArray(D, bias, c)).convertShape(VectorOperators.D2F, FD, 0))
+                        .intoArray(a, at + c);
+            }
+            for (; c < channels; c++) {
+                a[at + c] = (float) (ca[c] * a[at + c] + cb[c] * b[at + c] + bias[c]);
+            }
+        }
+    }
+
+    @Override
     public double squaredDeviations(float[] a, int from, int to, double shift) {
         DoubleVector sum = DoubleVector.zero(D);
         int i = from;

@@ -77,13 +77,12 @@ public final class GroupNorm {
         }
         StridedView g = gamma == null ? null : check.view("gamma", gamma);
         StridedView b = beta == null ? null : check.view("beta", beta);
-        long[] xs = sampleStrides(self);
-        long[] os = sampleStrides(out);
-        if (xs != null && os != null && c > 1 && hxw > 1 && xs[1] == 1 && xs[2] == c) {
+        long[] xs = sampleStrides(self, n, c, hxw);
+        long[] os = sampleStrides(out, n, c, hxw);
+        if (channelsInnermost(xs, c, hxw) && os != null) {
             // channels innermost in memory: walked per sample as [HxW, C]
-            long[] positionMajor = {n, hxw, c};
-            StridedView x = check.view("self", self, positionMajor, new long[] {xs[0], xs[2], xs[1]});
-            StridedView o = check.view("out", out, positionMajor, new long[] {os[0], os[2], os[1]});
+            StridedView x = positionMajor(check, "self", self, xs, n, c, hxw);
+            StridedView o = positionMajor(check, "out", out, os, n, c, hxw);
             return check.plan(0, self.numel(),
                     new GroupNormChannelsLastKernel(x, g, b, c, hxw, group, eps, o, mean, rstd)::run);
         }
@@ -93,10 +92,13 @@ public final class GroupNorm {
     }
 
     /**
-     * The element strides of {@code t} read as {@code [N, C, HxW]}, or null when its spatial
-     * dimensions do not merge into one evenly strided run.
+     * The element strides of {@code t} read as {@code [n, c, hxw]}, or null when it is not
+     * {@code [n, c, ...]} with spatial dimensions that merge into one evenly strided run of hxw.
      */
-    static long[] sampleStrides(TensorDesc t) {
+    static long[] sampleStrides(TensorDesc t, long n, long c, long hxw) {
+        if (t.rank() < 2 || t.dim(0) != n || t.dim(1) != c || t.numel() != n * c * hxw) {
+            return null;
+        }
         long spatial = 0;
         long span = -1; // elements one step of the next outer spatial dimension must skip; -1 before the first
         for (int d = t.rank() - 1; d >= 2; d--) {
@@ -111,5 +113,18 @@ public final class GroupNorm {
             span = t.strides()[d] * t.dim(d);
         }
         return new long[] {t.strides()[0], t.strides()[1], spatial};
+    }
+
+    /**
+     * Whether {@link #sampleStrides} {@code s} put channels innermost in memory with positions C
+     * apart (NHWC memory), for more than one channel and position: the channels-last kernels' case.
+     */
+    static boolean channelsInnermost(long[] s, long c, long hxw) {
+        return s != null && c > 1 && hxw > 1 && s[1] == 1 && s[2] == c;
+    }
+
+    /** A {@code [n, hxw, c]} view of a tensor whose {@link #sampleStrides} are {@code s}. */
+    static StridedView positionMajor(Checks check, String name, TensorDesc t, long[] s, long n, long c, long hxw) {
+        return check.view(name, t, new long[] {n, hxw, c}, new long[] {s[0], s[2], s[1]});
     }
 }

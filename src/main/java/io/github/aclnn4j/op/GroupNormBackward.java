@@ -1,5 +1,6 @@
 package io.github.aclnn4j.op;
 
+import io.github.aclnn4j.kernel.GroupNormBackwardChannelsLastKernel;
 import io.github.aclnn4j.kernel.GroupNormBackwardKernel;
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.runtime.SocProfile;
@@ -116,11 +117,23 @@ public final class GroupNormBackward {
                 }
             });
         }
-        StridedView dy = check.view("gradOut", gradOut);
-        StridedView x = check.view("input", input);
         StridedView mu = check.view("mean", mean);
         StridedView rs = check.view("rstd", rstd);
         StridedView gm = gamma == null ? null : check.view("gamma", gamma);
+        long[] dys = GroupNorm.sampleStrides(gradOut, n, c, hxw);
+        long[] xs = GroupNorm.sampleStrides(input, n, c, hxw);
+        long[] gis = wantInput ? GroupNorm.sampleStrides(gradInput, n, c, hxw) : null;
+        if (GroupNorm.channelsInnermost(dys, c, hxw) && GroupNorm.channelsInnermost(xs, c, hxw)
+                && (!wantInput || gis != null)) {
+            // channels innermost in memory: walked per sample as [HxW, C]
+            StridedView dy = GroupNorm.positionMajor(check, "gradOut", gradOut, dys, n, c, hxw);
+            StridedView x = GroupNorm.positionMajor(check, "input", input, xs, n, c, hxw);
+            StridedView gi = wantInput ? GroupNorm.positionMajor(check, "gradInput", gradInput, gis, n, c, hxw) : null;
+            return check.plan(GroupNormBackwardKernel.workspaceBytes(n, c), total,
+                    new GroupNormBackwardChannelsLastKernel(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb)::run);
+        }
+        StridedView dy = check.view("gradOut", gradOut);
+        StridedView x = check.view("input", input);
         StridedView gi = wantInput ? check.view("gradInput", gradInput) : null;
         return check.plan(GroupNormBackwardKernel.workspaceBytes(n, c), total,
                 new GroupNormBackwardKernel(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb)::run);

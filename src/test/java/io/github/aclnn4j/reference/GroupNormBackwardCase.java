@@ -66,12 +66,21 @@ public final class GroupNormBackwardCase {
      * mean, rstd and gamma contiguous.
      */
     public static long[][] runChannelsLast(long seed, boolean gradInputChannelsLast) {
+        return runChannelsLast(seed, gradInputChannelsLast, false);
+    }
+
+    /**
+     * As {@link #runChannelsLast(long, boolean)}; {@code large} draws samples of 150K to 640K
+     * elements, beyond those the kernel reads only once.
+     */
+    public static long[][] runChannelsLast(long seed, boolean gradInputChannelsLast, boolean large) {
         try (CaseContext ctx = new CaseContext("aclnnGroupNormBackward channels-last", seed)) {
             CaseRandom r = ctx.random;
             int group = r.nextInt(1, 5);
-            int c = group * r.nextInt(1, 9);
-            int n = r.nextInt(1, 4);
-            long[] shape = {n, c, r.nextInt(1, 12), r.nextInt(2, 12)};
+            int c = group * r.nextInt(1, large ? 5 : 9);
+            int n = large ? 1 : r.nextInt(1, 4);
+            long[] shape = large ? new long[] {n, c, r.nextInt(150, 200), r.nextInt(150, 200)}
+                    : new long[] {n, c, r.nextInt(1, 12), r.nextInt(2, 12)};
             int hxw = (int) (shape[2] * shape[3]);
             StoredType type = r.floatType();
             boolean hasGamma = r.nextBoolean();

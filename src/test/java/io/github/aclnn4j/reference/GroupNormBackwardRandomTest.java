@@ -33,4 +33,15 @@ class GroupNormBackwardRandomTest {
     void channelsLastMatchesReference(long seed) {
         GroupNormBackwardCase.runChannelsLast(seed, seed % 2 == 0);
     }
+
+    /** As {@link #channelsLastMatchesReference} with samples too large to be read only once. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("largeChannelsLastSeeds")
+    void largeChannelsLastMatchesReference(long seed) {
+        GroupNormBackwardCase.runChannelsLast(seed, seed % 2 == 0, true);
+    }
+
+    static LongStream largeChannelsLastSeeds() {
+        return LongStream.range(0, 6).map(i -> 0x4200_0000L + i);
+    }
 }

@@ -1,0 +1,122 @@
+package io.github.aclnn4j.kernel;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * GroupNormBackward over channels-last memory (NHWC data seen as NCHW, channels innermost), one
+ * task per sample walked in memory order as rows of C channels: per-channel {@code Σdy} and
+ * {@code Σdy·x} (vectorised across channels, each channel's additions in position order) into the
+ * workspace, the groups' coefficients as {@link GroupNormBackwardKernel} derives them, then
+ * {@code dx = rstd·γ[c]·dy + b·x + c0} in double per element. gradGamma and gradBeta are then the
+ * same reduction over n. A sample of up to {@link #CACHED_SAMPLE} elements is read once.
+ */
+public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks {
+    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+    /** Samples of up to this many elements of dy and of x (1 MB each in FLOAT) are read once. */
+    private static final long CACHED_SAMPLE = 1 << 18;
+
+    private final StridedView dy;
+    private final StridedView x;
+    private final StridedView mean;
+    private final StridedView rstd;
+    private final StridedView gamma;
+    private final long n;
+    private final int c;
+    private final long hxw;
+    private final int group;
+    private final StridedView gradInput;
+    private final StridedView gradGamma;
+    private final StridedView gradBeta;
+
+    /**
+     * The kernel of one plan, made by phase 1.
+     *
+     * @param dy, x and {@code gradInput}: {@code [N, HxW, C]} views (dy's and x's channels innermost)
+     * @param gamma null for all ones
+     * @param gradInput, gradGamma, gradBeta null when not requested
+     */
+    public GroupNormBackwardChannelsLastKernel(StridedView dy, StridedView x, StridedView mean, StridedView rstd,
+            StridedView gamma, long n, long c, long hxw, long group, StridedView gradInput, StridedView gradGamma,
+            StridedView gradBeta) {
+        this.dy = dy;
+        this.x = x;
+        this.mean = mean;
+        this.rstd = rstd;
+        this.gamma = gamma;
+        this.n = n;
+        this.c = Math.toIntExact(c);
+        this.hxw = hxw;
+        this.group = Math.toIntExact(group);
+        this.gradInput = gradInput;
+        this.gradGamma = gradGamma;
+        this.gradBeta = gradBeta;
+    }
+
+    /** Runs the whole call: a task per sample on the library's threads, then gradBeta and gradGamma. */
+    public void run(MemorySegment workspace) {
+        Parallel.forEach(n, c * hxw, this, workspace);
+        GroupNormBackwardKernel.reduceOverSamples(workspace, n, c, gradGamma, gradBeta);
+    }
+
+    @Override
+    public void task(long sample, MemorySegment workspace) {
+        Scratch s = Scratch.get();
+        boolean cached = hxw * c <= CACHED_SAMPLE;
+        int rowsPerChunk = cached ? (int) hxw : Math.max(1, Blocks.SIZE / c);
+        s.ensureGroupRows(rowsPerChunk * c);
+        float[] dyRows = s.groupA;
+        float[] xRows = s.groupB;
+        double[][] perChannel = s.channelDoubles(c);
+        double[] sums = perChannel[0];
+        double[] dots = perChannel[1];
+        long first = sample * hxw * c;
+        Arrays.fill(sums, 0, c, 0.0);
+        Arrays.fill(dots, 0, c, 0.0);
+        for (long p = 0; p < hxw; p += rowsPerChunk) {
+            int rows = (int) Math.min(rowsPerChunk, hxw - p);
+            dy.gather(first + p * c, dyRows, rows * c);
+            x.gather(first + p * c, xRows, rows * c);
+            BulkMath.INSTANCE.addChannelRows(dyRows, xRows, rows, c, sums, dots);
+        }
+        for (int ch = 0; ch < c; ch++) {
+            workspace.setAtIndex(F64, 2 * (sample * c + ch), sums[ch]);
+            workspace.setAtIndex(F64, 2 * (sample * c + ch) + 1, dots[ch]);
+        }
+        int d = c / group;
+        if (gradInput != null) {
+            // the coefficients per channel, in the spent sums and dots and the third array
+            double[] ca = sums;
+            double[] cb = dots;
+            double[] bias = perChannel[2];
+            float[] gammas = gamma == null ? null : s.weights(d);
+            for (int g = 0; g < group; g++) {
+                if (gammas != null) {
+                    gamma.gather((long) g * d, gammas, d);
+                }
+                double[] coef = GroupNormBackwardKernel.coefficients(mean, rstd, gammas, c, hxw, d, sample, g,
+                        sample * group + g, workspace);
+                for (int r = 0; r < d; r++) {
+                    ca[g * d + r] = coef[0] * (gammas == null ? 1 : gammas[r]);
+                    cb[g * d + r] = coef[1];
+                    bias[g * d + r] = coef[2];
+                }
+            }
+            for (long p = 0; p < hxw; p += rowsPerChunk) {
+                int rows = (int) Math.min(rowsPerChunk, hxw - p);
+                if (!cached) {
+                    dy.gather(first + p * c, dyRows, rows * c);
+                    x.gather(first + p * c, xRows, rows * c);
+                }
+                BulkMath.INSTANCE.affineChannelPairs(dyRows, xRows, rows, c, ca, cb, bias);
+                gradInput.scatter(first + p * c, dyRows, rows * c);
+            }
+        }
+        for (int g = 0; g < group; g++) {
+            long task = sample * group + g;
+            GroupNormBackwardKernel.gammaTerms(mean.get(task), rstd.get(task), sample * c + (long) g * d, d,
+                    workspace);
+        }
+    }
+}
