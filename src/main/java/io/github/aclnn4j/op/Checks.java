@@ -199,9 +199,10 @@ final class Checks {
         if (t.isDestroyed()) {
             throw Status.invalid(op + ": " + name + " was destroyed (aclDestroyTensor)");
         }
-        if (!isPlainFormat(t.format())) {
-            throw Status.invalid(op + ": " + name + " format " + t.format()
-                    + " is not supported; expected a plain layout (ND, NCHW, NHWC, NCDHW, NDHWC, NC, NCL, HWCN)");
+        if (!isPlainFormat(t.format()) && !isPrivateFormat(t.format())) {
+            throw Status.invalid(op + ": " + name + " format " + t.format() + " is not a format tag (ND, NCHW, NHWC,"
+                    + " NCDHW, NDHWC, NC, NCL, HWCN, or one of the NPU-private NC1HWC0, NC1HWC0_C04, FRACTAL_Z,"
+                    + " FRACTAL_Z_3D, FRACTAL_NZ, NDC1HWC0)");
         }
         long[] dims = t.shape();
         long[] strides = t.strides();
@@ -260,6 +261,18 @@ final class Checks {
     private static boolean isPlainFormat(int format) {
         return switch (format) {
             case 0, 1, 2, 16, 27, 30, 35, 47 -> true; // NCHW NHWC ND HWCN NDHWC NCDHW NC NCL
+            default -> false;
+        };
+    }
+
+    /**
+     * The NPU-private formats, whose tags CANN's operators take (on the device the storage is
+     * blocked; here, as everywhere, the view's shape, strides and offset say where the elements
+     * are): NC1HWC0, FRACTAL_Z, NC1HWC0_C04, FRACTAL_NZ, NDC1HWC0, FRACTAL_Z_3D.
+     */
+    static boolean isPrivateFormat(int format) {
+        return switch (format) {
+            case 3, 4, 12, 29, 32, 33 -> true;
             default -> false;
         };
     }

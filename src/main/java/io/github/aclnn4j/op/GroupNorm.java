@@ -65,7 +65,8 @@ public final class GroupNorm {
             check.shapeEquals("beta", beta, new long[] {c}, "1-D [C]");
         }
         check.sameFormat("out", out, "self", self);
-        if (self.format() == NHWC || self.format() == HWCN || self.format() == NDHWC) {
+        if (self.format() == NHWC || self.format() == HWCN || self.format() == NDHWC
+                || Checks.isPrivateFormat(self.format())) {
             throw Status.invalid(OP + ": self format " + self.format()
                     + " is not supported; expected ND, NCL, NCHW or NCDHW");
         }

@@ -1,6 +1,8 @@
 package io.github.aclnn4j.checks;
 
 import static io.github.aclnn4j.acl.AclDataType.*;
+import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_FRACTAL_Z;
+import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_NC1HWC0;
 import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_NCHW;
 import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_NHWC;
 import static io.github.aclnn4j.checks.Change.INVALID;
@@ -87,7 +89,20 @@ class BinaryCrossEntropyBackwardChecksTest {
                 accepts("reduction 2 (sum)", a -> a.set("reduction", 2)),
                 rejects("reduction 3", INVALID, a -> a.set("reduction", 3)),
                 rejects("reduction -1", INVALID, a -> a.set("reduction", -1)),
-                rejects("reduction Long.MIN_VALUE", INVALID, a -> a.set("reduction", Long.MIN_VALUE)));
+                rejects("reduction Long.MIN_VALUE", INVALID, a -> a.set("reduction", Long.MIN_VALUE)),
+                // CANN's own unit-test cases (loss/binary_cross_entropy_grad/tests/ut/op_api), as facts
+                accepts("case_NC1HWC0: every tensor [1,2,3,4,16] NC1HWC0, mean",
+                        a -> allTagged(a, ACL_FORMAT_NC1HWC0, 1, 2, 3, 4, 16).set("reduction", 1)),
+                accepts("case_FRACTAL_Z: every tensor [16,16,16,16] FRACTAL_Z, mean",
+                        a -> allTagged(a, ACL_FORMAT_FRACTAL_Z, 16, 16, 16, 16).set("reduction", 1)));
+    }
+
+    private static OpArgs allTagged(OpArgs a, int format, long... shape) {
+        allShaped(a, shape);
+        for (String name : OP.tensorSlots) {
+            a.remake(name, s -> s.withFormat(format));
+        }
+        return a;
     }
 
     private static void allShaped(OpArgs a, long[] shape) {

@@ -1,6 +1,8 @@
 package io.github.aclnn4j.checks;
 
 import static io.github.aclnn4j.acl.AclDataType.*;
+import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_FRACTAL_Z;
+import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_NC1HWC0;
 import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_NCHW;
 import static io.github.aclnn4j.checks.Change.INVALID;
 import static io.github.aclnn4j.checks.Change.NULLPTR;
@@ -17,9 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * target, out [2,3]; weight and posWeight [3]; reduction mean), in the order of CANN's code: nulls;
  * rank; dtypes in the list, out's equal to target's; self, target and out in one format; shapes
  * (skipped for an empty self); reduction. CANN's own unit-test cases
- * (loss/sigmoid_cross_entropy_with_logits_grad_v2/tests/ut/op_host) come last, as facts, except
- * its private-format cases (NC1HWC0, FRACTAL_Z), which aclnn4j refuses as it refuses them for
- * every operator.
+ * (loss/sigmoid_cross_entropy_with_logits_grad_v2/tests/ut/op_host) come last, as facts.
  */
 class BinaryCrossEntropyWithLogitsBackwardChecksTest {
     private static final Operator OP = Operator.BCE_WITH_LOGITS_BACKWARD;
@@ -74,6 +74,12 @@ class BinaryCrossEntropyWithLogitsBackwardChecksTest {
             b.add(accepts("case_bf16_reduce_valid (Ascend910B), reduction " + r, a -> all(a, ACL_BF16, reduction)));
         }
         b.add(accepts("case_empty: [2,0]", a -> each(a, t -> a.reshape(t, 2, 0)).set("reduction", 0)));
+        b.add(accepts("case_NC1HWC0: every tensor [1,2,3,4,16] NC1HWC0, mean",
+                a -> each(a, t -> a.reshape(t, 1, 2, 3, 4, 16).remake(t, s -> s.withFormat(ACL_FORMAT_NC1HWC0)))
+                        .set("reduction", 1)));
+        b.add(accepts("case_FRACTAL_Z: every tensor [16,16,16,16] FRACTAL_Z, mean",
+                a -> each(a, t -> a.reshape(t, 16, 16, 16, 16).remake(t, s -> s.withFormat(ACL_FORMAT_FRACTAL_Z)))
+                        .set("reduction", 1)));
         b.add(accepts("case_dtype_promotion: F16 but target and out F32",
                 a -> all(a, ACL_FLOAT16, 0).retype("target", ACL_FLOAT).retype("out", ACL_FLOAT)));
         b.add(accepts("case_self_float32_type_promotion: gradOutput, weights F16, the rest F32",

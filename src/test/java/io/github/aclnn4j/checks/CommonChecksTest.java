@@ -48,7 +48,7 @@ class CommonChecksTest {
     }
 
     static Stream<Arguments> privateFormats() {
-        return everySlot().flatMap(a -> Stream.of(ACL_FORMAT_NC1HWC0, ACL_FORMAT_FRACTAL_NZ)
+        return everySlot().flatMap(a -> Stream.of(ACL_FORMAT_NC1HWC0, ACL_FORMAT_FRACTAL_Z)
                 .map(f -> Arguments.of(a.get()[0], a.get()[1], f)));
     }
 
@@ -145,23 +145,61 @@ class CommonChecksTest {
         }
     }
 
+    /**
+     * CANN's operators take NPU-private format tags (its unit tests pass NC1HWC0 and FRACTAL_Z
+     * tensors): a tag over the same plain view, giving the untagged call's output bits, except
+     * where CANN's code refuses one (GroupNorm's self).
+     */
     @ParameterizedTest(name = "{0} {1} format {2}")
     @MethodSource("privateFormats")
-    void privateFormatIsRejected(Operator op, String slot, int format) {
+    void privateFormatTagIsAPlainView(Operator op, String slot, int format) {
+        List<String> tagged = op.sameFormatSlots().contains(slot) ? op.sameFormatSlots() : List.of(slot);
         try (DeviceArena arena = new DeviceArena()) {
-            Change.rejects(slot + " in private format " + format, INVALID,
-                    a -> a.remake(slot, s -> s.withFormat(format)))
-                    .naming(slot).check(op.baseline(arena, ACL_FLOAT));
+            java.util.function.Consumer<OpArgs> tag = a -> tagged.forEach(t -> a.remake(t, s -> s.withFormat(format)));
+            if (op.privateFormatRefusedSlots().contains(slot)) {
+                Change.rejects(slot + " in private format " + format, INVALID, tag).check(op.baseline(arena, ACL_FLOAT));
+                return;
+            }
+            OpArgs plain = op.baseline(arena, ACL_FLOAT);
+            plain.run(null);
+            OpArgs tags = op.baseline(arena, ACL_FLOAT);
+            tag.accept(tags);
+            tags.run(null);
+            for (String out : op.outputSlots) {
+                if (plain.tensorNames().contains(out) && plain.tensor(out) != null) {
+                    assertArrayEquals(arena.dataBytes(plain.tensor(out), (int) outputBytes(arena, plain, out)),
+                            arena.dataBytes(tags.tensor(out), (int) outputBytes(arena, tags, out)),
+                            out + " with " + tagged + " tagged " + format);
+                }
+            }
         }
     }
 
     @ParameterizedTest
     @EnumSource(Operator.class)
-    void everyPrivateFormatOnTheFirstInputIsRejected(Operator op) {
+    void everyPrivateFormatOnEveryTensorIsATag(Operator op) {
         for (int format : PRIVATE) {
             try (DeviceArena arena = new DeviceArena()) {
-                String first = op.tensorSlots.get(0);
-                Change.rejects(first + " format " + format, INVALID, a -> a.remake(first, s -> s.withFormat(format)))
+                OpArgs args = op.baseline(arena, ACL_FLOAT);
+                for (String slot : op.tensorSlots) {
+                    args.remake(slot, s -> s.withFormat(format));
+                }
+                if (op.privateFormatRefusedSlots().isEmpty()) {
+                    args.accepted();
+                } else {
+                    args.rejected(INVALID);
+                }
+            }
+        }
+    }
+
+    /** UNDEFINED (−1) and codes that name no format say nothing about the data: refused. */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everySlot")
+    void undefinedOrUnknownFormatIsRejected(Operator op, String slot) {
+        for (int format : new int[] {ACL_FORMAT_UNDEFINED, 5, 99}) {
+            try (DeviceArena arena = new DeviceArena()) {
+                Change.rejects(slot + " in format " + format, INVALID, a -> a.remake(slot, s -> s.withFormat(format)))
                         .check(op.baseline(arena, ACL_FLOAT));
             }
         }

@@ -181,6 +181,12 @@ public enum Operator {
             return List.of(1, 16, 27); // NHWC, HWCN, NDHWC
         }
 
+        /** ... and no private format: out, whose tag must equal self's, is refused with it. */
+        @Override
+        public List<String> privateFormatRefusedSlots() {
+            return List.of("self", "out");
+        }
+
         @Override
         int plan(OpArgs x, long[] workspaceSize, AclOpExecutor executor) {
             return Aclnn.groupNormGetWorkspaceSize(x.tensor("self"), x.tensor("gamma"), x.tensor("beta"), x.number("N"),
@@ -290,6 +296,14 @@ public enum Operator {
 
     /** Plain format tags CANN's code refuses for this operator (tagged on every tensor). */
     public List<Integer> refusedPlainFormats() {
+        return List.of();
+    }
+
+    /**
+     * Slots where CANN's code refuses an NPU-private format tag (161002); every other slot takes
+     * one as a tag over the same plain view.
+     */
+    public List<String> privateFormatRefusedSlots() {
         return List.of();
     }
 

@@ -18,8 +18,14 @@ public record StridedLayout(long[] shape, long[] strides, boolean nullStrides, l
         return new StridedLayout(shape, strides, nullStrides, offset, lead, allocation, newFormat);
     }
 
+    /**
+     * Format tags a random layout may carry: the plain ones and the NPU-private ones, which CANN's
+     * operators take as tags over the same view.
+     */
     private static final int[] ND_LIKE_FORMATS = {AclFormat.ACL_FORMAT_NCHW, AclFormat.ACL_FORMAT_NHWC,
-        AclFormat.ACL_FORMAT_NCDHW, AclFormat.ACL_FORMAT_NDHWC, AclFormat.ACL_FORMAT_NC, AclFormat.ACL_FORMAT_NCL};
+        AclFormat.ACL_FORMAT_NCDHW, AclFormat.ACL_FORMAT_NDHWC, AclFormat.ACL_FORMAT_NC, AclFormat.ACL_FORMAT_NCL,
+        AclFormat.ACL_FORMAT_NC1HWC0, AclFormat.ACL_FORMAT_FRACTAL_Z, AclFormat.ACL_FORMAT_FRACTAL_NZ,
+        AclFormat.ACL_FORMAT_NC1HWC0_C04, AclFormat.ACL_FORMAT_NDC1HWC0, AclFormat.ACL_FRACTAL_Z_3D};
 
     /** The plain layout: contiguous, at the start of an allocation that fits it exactly. */
     public static StridedLayout contiguous(long[] shape) {
