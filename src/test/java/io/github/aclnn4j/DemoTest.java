@@ -10,7 +10,9 @@ import io.github.aclnn4j.demo.BinaryCrossEntropyWithLogitsBackwardExample;
 import io.github.aclnn4j.demo.BinaryCrossEntropyWithLogitsExample;
 import io.github.aclnn4j.demo.Demo;
 import io.github.aclnn4j.demo.GroupNormBackwardExample;
+import io.github.aclnn4j.demo.GroupNormExample;
 import io.github.aclnn4j.demo.NllLossBackwardExample;
+import io.github.aclnn4j.demo.NllLossExample;
 import io.github.aclnn4j.demo.PreluBackwardExample;
 import io.github.aclnn4j.demo.PreluExample;
 import io.github.aclnn4j.testing.TestDevice;
@@ -196,6 +198,73 @@ class DemoTest {
         assertEquals(expected, run(BinaryCrossEntropyWithLogitsBackwardExample::run));
     }
 
+    @Test
+    void nllLoss() {
+        int classes = 5;
+        double[] self = {-1.5, -0.5, -2, -3, -1, -0.25, -2.5, -1.25, -0.75, -4, -2, -1, -0.5, -3.5, -1.5};
+        long[] target = {1, -100, 3};
+        double[] weight = {1, 2, 0.5, 1.5, 1};
+        long ignoreIndex = -100;
+        double sum = 0;
+        double totalWeight = 0;
+        for (int i = 0; i < target.length; i++) {
+            if (target[i] == ignoreIndex) {
+                continue;
+            }
+            int t = (int) target[i];
+            sum += -weight[t] * self[i * classes + t];
+            totalWeight += weight[t];
+        }
+        assertEquals(List.of(line("out", 0, sum / totalWeight), line("totalWeight", 0, totalWeight)),
+                run(NllLossExample::run));
+    }
+
+    @Test
+    void groupNorm() {
+        int n = 2;
+        int c = 4;
+        int hxw = 2;
+        int group = 2;
+        double[] x = {1, 3, 2, 6, -1, 0, 4, 5, 0.5, -0.5, 2, 2.5, 3, -3, 1, 1.5};
+        double[] gamma = {1, 0.5, 2, -1};
+        double[] beta = {0, 0.5, -1, 0.25};
+        double eps = (float) 1e-5; // CANN hands eps to its kernel as float32
+        // in contiguous [N, C, HxW] memory the (n, g) groups are consecutive runs of C/group·HxW elements
+        int m = c / group * hxw;
+        double[] out = new double[x.length];
+        double[] mean = new double[n * group];
+        double[] rstd = new double[n * group];
+        for (int s = 0; s < n * group; s++) {
+            double sum = 0;
+            for (int k = 0; k < m; k++) {
+                sum += x[s * m + k];
+            }
+            mean[s] = sum / m;
+            double squares = 0;
+            for (int k = 0; k < m; k++) {
+                double d = x[s * m + k] - mean[s];
+                squares += d * d;
+            }
+            rstd[s] = 1 / Math.sqrt(squares / m + eps);
+            for (int k = 0; k < m; k++) {
+                int at = s * m + k;
+                int ch = at / hxw % c;
+                out[at] = (x[at] - mean[s]) * rstd[s] * gamma[ch] + beta[ch];
+            }
+        }
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < out.length; i++) {
+            expected.add(line("out", i, out[i]));
+        }
+        for (int i = 0; i < mean.length; i++) {
+            expected.add(line("meanOut", i, mean[i]));
+        }
+        for (int i = 0; i < rstd.length; i++) {
+            expected.add(line("rstdOut", i, rstd[i]));
+        }
+        assertEquals(expected, run(GroupNormExample::run));
+    }
+
     /** They run in one JVM, each initialising and finalising the runtime in turn. */
     @Test
     void demoRunsEveryExampleInSequence() {
@@ -204,8 +273,10 @@ class DemoTest {
         assertEquals(List.of("== aclnnBinaryCrossEntropyBackward ==", "== aclnnPreluBackward ==",
                 "== aclnnBinaryCrossEntropyWithLogits ==", "== aclnnGroupNormBackward ==",
                 "== aclnnNLLLossBackward ==", "== aclnnPrelu ==", "== aclnnBinaryCrossEntropy ==",
-                "== aclnnBinaryCrossEntropyWithLogitsBackward =="), headers);
-        assertEquals(8 + 4 + 10 + 1 + 30 + 6 + 12 + 1 + 6, printed.size(), () -> String.join("\n", printed));
+                "== aclnnBinaryCrossEntropyWithLogitsBackward ==", "== aclnnNLLLoss ==", "== aclnnGroupNorm =="),
+                headers);
+        assertEquals(10 + 4 + 10 + 1 + 30 + 6 + 12 + 1 + 6 + 2 + 24, printed.size(),
+                () -> String.join("\n", printed));
     }
 
     /** How the C examples print a value of a float output: {@code LOG_PRINT("name[%ld] is: %f\n", i, v)}. */

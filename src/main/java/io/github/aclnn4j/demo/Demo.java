@@ -22,7 +22,9 @@ public final class Demo {
             new Example("aclnnNLLLossBackward", NllLossBackwardExample::run),
             new Example("aclnnPrelu", PreluExample::run),
             new Example("aclnnBinaryCrossEntropy", BinaryCrossEntropyExample::run),
-            new Example("aclnnBinaryCrossEntropyWithLogitsBackward", BinaryCrossEntropyWithLogitsBackwardExample::run));
+            new Example("aclnnBinaryCrossEntropyWithLogitsBackward", BinaryCrossEntropyWithLogitsBackwardExample::run),
+            new Example("aclnnNLLLoss", NllLossExample::run),
+            new Example("aclnnGroupNorm", GroupNormExample::run));
 
     /** Runs every example; returns 0 when all returned 0, else 1. */
     public static int run() {

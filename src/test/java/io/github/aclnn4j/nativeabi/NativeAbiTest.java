@@ -50,6 +50,8 @@ class NativeAbiTest {
         EXAMPLES.put("aclnnPrelu", "prelu");
         EXAMPLES.put("aclnnBinaryCrossEntropy", "binary_cross_entropy");
         EXAMPLES.put("aclnnBinaryCrossEntropyWithLogitsBackward", "binary_cross_entropy_with_logits_backward");
+        EXAMPLES.put("aclnnNLLLoss", "nll_loss");
+        EXAMPLES.put("aclnnGroupNorm", "group_norm");
     }
 
     private static Path work;
