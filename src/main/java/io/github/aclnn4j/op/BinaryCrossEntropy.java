@@ -24,6 +24,7 @@ public final class BinaryCrossEntropy {
         check.notNull("self", self, Status.INNER_NULLPTR);
         check.notNull("target", target, Status.INNER_NULLPTR);
         check.notNull("out", out, Status.INNER_NULLPTR);
+        check.profileSupports();
         check.floatDtype("self", self);
         check.floatDtype("target", target);
         check.floatDtype("out", out);

@@ -21,6 +21,7 @@ public final class BinaryCrossEntropyBackward {
         check.notNull("self", self);
         check.notNull("target", target);
         check.notNull("out", out);
+        check.profileSupports();
         check.rank("gradOutput", gradOutput);
         check.rank("self", self);
         check.rank("target", target);

@@ -19,6 +19,7 @@ public final class BinaryCrossEntropyWithLogits {
         check.notNull("self", self);
         check.notNull("target", target);
         check.notNull("out", out);
+        check.profileSupports();
         check.floatDtype("self", self);
         check.floatDtype("target", target);
         check.floatDtype("out", out);

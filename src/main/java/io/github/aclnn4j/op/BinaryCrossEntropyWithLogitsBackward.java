@@ -25,6 +25,7 @@ public final class BinaryCrossEntropyWithLogitsBackward {
         check.notNull("self", self);
         check.notNull("target", target);
         check.notNull("out", out);
+        check.profileSupports();
         check.rank("out", out);
         check.rank("gradOutput", gradOutput);
         check.rank("self", self);

@@ -135,9 +135,11 @@ final class Checks {
         }
     }
 
-    void profileSupports(boolean supported) {
-        if (!supported) {
-            throw Status.invalid(op + " is not supported on " + SocProfile.current().socName());
+    /** The selected product offers the operator (its documents' product table). */
+    void profileSupports() {
+        if (!SocProfile.current().supports(op)) {
+            throw Status.invalid(op + " is not supported on " + SocProfile.current().socName()
+                    + " (the operator's product table; select another with -Daclnn4j.soc or ACLNN4J_SOC)");
         }
     }
 

@@ -28,6 +28,7 @@ public final class GroupNorm {
         check.notNull("out", out);
         check.notNull("meanOut", meanOut);
         check.notNull("rstdOut", rstdOut);
+        check.profileSupports();
         check.floatDtype("self", self);
         check.sameDtype("gamma", gamma, "self", self);
         check.sameDtype("beta", beta, "self", self);

@@ -5,6 +5,7 @@ import io.github.aclnn4j.kernel.GroupNormBackwardKernel;
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.runtime.SocProfile;
 import io.github.aclnn4j.runtime.Status;
+import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.TensorDesc;
 
 /**
@@ -42,20 +43,28 @@ public final class GroupNormBackward {
         if (wantBeta) {
             check.notNull("gradBetaOut (outputMask[2] is true)", gradBeta);
         }
-        check.profileSupports(!SocProfile.current().isInferenceSeries());
+        check.profileSupports();
         check.floatDtype("gradOut", gradOut);
         check.sameDtype("input", input, "gradOut", gradOut);
-        check.sameDtype("mean", mean, "gradOut", gradOut);
-        check.sameDtype("rstd", rstd, "gradOut", gradOut);
-        check.sameDtype("gamma", gamma, "gradOut", gradOut);
+        // the statistics' side: gradOut's dtype, or on Ascend 950 (regbase) also FLOAT beside a
+        // 16-bit gradOut, as CANN's mixed-precision table allows
+        TensorDesc statistics = gradOut;
+        if (SocProfile.current().isRegbase() && mean.dtype() == DType.FLOAT) {
+            statistics = mean;
+        } else {
+            check.sameDtype("mean", mean, "gradOut", gradOut);
+        }
+        String statisticsName = statistics == gradOut ? "gradOut" : "mean";
+        check.sameDtype("rstd", rstd, statisticsName, statistics);
+        check.sameDtype("gamma", gamma, statisticsName, statistics);
         if (wantInput) {
             check.sameDtype("gradInput", gradInput, "gradOut", gradOut);
         }
         if (wantGamma) {
-            check.sameDtype("gradGammaOut", gradGamma, "gradOut", gradOut);
+            check.sameDtype("gradGammaOut", gradGamma, statisticsName, statistics);
         }
         if (wantBeta) {
-            check.sameDtype("gradBetaOut", gradBeta, "gradOut", gradOut);
+            check.sameDtype("gradBetaOut", gradBeta, statisticsName, statistics);
         }
         if (n < 0 || c < 0 || hxw < 0) {
             throw Status.invalid(OP + ": N, C and HxW must be >= 0, got N=" + n + ", C=" + c + ", HxW=" + hxw);

@@ -31,6 +31,7 @@ public final class NllLoss {
         check.notNull("weight", weight);
         check.notNull("out", out);
         check.notNull("totalWeightOut", totalWeightOut);
+        check.profileSupports();
         check.sameDtype("weight", weight, "self", self);
         check.castsTo("self's dtype", self.dtype(), "out", out);
         check.castsTo("self's dtype", self.dtype(), "totalWeightOut", totalWeightOut);

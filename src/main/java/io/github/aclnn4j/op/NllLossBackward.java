@@ -2,7 +2,6 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.NllLossBackwardKernel;
 import io.github.aclnn4j.kernel.StridedView;
-import io.github.aclnn4j.runtime.SocProfile;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.Shapes;
@@ -28,7 +27,7 @@ public final class NllLossBackward {
         check.notNull("weight", weight);
         check.notNull("totalWeight", totalWeight);
         check.notNull("out", out);
-        check.profileSupports(!SocProfile.current().isInferenceSeries());
+        check.profileSupports();
         check.floatDtype("self", self);
         check.sameDtype("weight", weight, "self", self);
         check.sameDtype("gradOutput", gradOutput, "self", self);

@@ -27,6 +27,7 @@ public final class Prelu {
         check.notNull("self", self);
         check.notNull("weight", weight);
         check.notNull("out", out);
+        check.profileSupports();
         check.floatDtype("self", self);
         check.floatDtype("weight", weight);
         check.floatDtype("out", out);

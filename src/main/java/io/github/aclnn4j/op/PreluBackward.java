@@ -20,6 +20,7 @@ public final class PreluBackward {
         check.notNull("weight", weight);
         check.notNull("gradInput", gradInput);
         check.notNull("gradWeight", gradWeight);
+        check.profileSupports();
         check.floatDtype("self", self);
         check.sameDtype("gradOutput", gradOutput, "self", self);
         check.sameDtype("weight", weight, "self", self);

@@ -1,30 +1,56 @@
 package io.github.aclnn4j.runtime;
 
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
- * The product line being emulated: CANN's dtype lists and limits differ per SoC. Chosen by the
- * system property {@code aclnn4j.soc} or the environment variable {@code ACLNN4J_SOC}; read on
- * every use, so a test can switch it.
+ * The product line being emulated: CANN's dtype lists, limits and supported operators differ per
+ * SoC. Chosen by the system property {@code aclnn4j.soc} or the environment variable
+ * {@code ACLNN4J_SOC}, by CANN's short SoC name ({@code Ascend950}), one of its aliases or a long
+ * name that starts with one ({@code Ascend950PR_9599}, {@code Ascend310B1}); read on every use, so a
+ * test can switch it. An unknown name selects the default.
+ *
+ * <p>Which operators a product lacks comes from the operator documents' product tables (CANN's
+ * code itself refuses none; a clear refusal serves code written for that product better than
+ * results its NPU would not give).
  */
 public enum SocProfile {
-    /** Atlas A2 training / 800I A2 inference: the default. */
-    ASCEND910B("Ascend910B", true, true),
-    /** Atlas A3: the A2 rules. */
-    ASCEND910_93("Ascend910_93", true, true),
-    /** Atlas training series: no BFLOAT16. */
-    ASCEND910("Ascend910", false, false),
-    /** Atlas inference series: no BFLOAT16, no GroupNormBackward or NLLLossBackward. */
-    ASCEND310P("Ascend310P", false, false);
+    /** Atlas A2 training / 800I A2 inference (arch DAV_2201): the default. */
+    ASCEND910B("Ascend910B", true, true, false, Set.of()),
+    /** Atlas A3 (DAV_2201): the A2 rules. */
+    ASCEND910_93("Ascend910_93", true, true, false, Set.of()),
+    /**
+     * Ascend 950PR / 950DT (DAV_3510, CANN's "regbase"): BFLOAT16, none of the A2-only limits, and
+     * the regbase variants of some checks (GroupNormBackward's statistics in mixed precision).
+     */
+    ASCEND950("Ascend950", true, false, true, Set.of(), "Ascend950PR", "Ascend950DT", "Ascend910_95"),
+    /** Atlas training series (DAV_1001): no BFLOAT16. */
+    ASCEND910("Ascend910", false, false, false, Set.of()),
+    /** Atlas inference series (DAV_2002): no BFLOAT16; three of the ten operators are not offered. */
+    ASCEND310P("Ascend310P", false, false, false,
+            Set.of("aclnnGroupNormBackward", "aclnnNLLLossBackward", "aclnnPreluBackward")),
+    /** Atlas 200I/500 A2 inference (DAV_3002): none of the ten operators is offered. */
+    ASCEND310B("Ascend310B", false, false, false, Set.of("aclnnBinaryCrossEntropyBackward", "aclnnPreluBackward",
+            "aclnnBinaryCrossEntropyWithLogits", "aclnnGroupNormBackward", "aclnnNLLLossBackward",
+            "aclnnBinaryCrossEntropy", "aclnnPrelu", "aclnnGroupNorm", "aclnnNLLLoss",
+            "aclnnBinaryCrossEntropyWithLogitsBackward"));
 
     private final String socName;
     private final boolean bf16;
     private final boolean a2Rules;
+    private final boolean regbase;
+    private final Set<String> unsupported;
+    private final List<String> aliases;
 
-    SocProfile(String socName, boolean bf16, boolean a2Rules) {
+    SocProfile(String socName, boolean bf16, boolean a2Rules, boolean regbase, Set<String> unsupported,
+            String... aliases) {
         this.socName = socName;
         this.bf16 = bf16;
         this.a2Rules = a2Rules;
+        this.regbase = regbase;
+        this.unsupported = unsupported;
+        this.aliases = List.of(aliases);
     }
 
     /** The environment cannot change in a running JVM; reading it costs an allocation per call. */
@@ -38,14 +64,41 @@ public enum SocProfile {
         if (name == null || name.isBlank()) {
             return ASCEND910B;
         }
-        for (SocProfile p : values()) {
-            if (p.socName.equalsIgnoreCase(name.trim()) || p.name().equals(name.trim().toUpperCase(Locale.ROOT))) {
-                return p;
-            }
-        }
-        return ASCEND910B;
+        return named(name.trim());
     }
 
+    /**
+     * The profile {@code name} selects: an enum name, a short name or alias (any case), else the
+     * profile whose short name or alias is the longest prefix of it; the default when none fits.
+     */
+    static SocProfile named(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        SocProfile best = null;
+        int bestLength = 0;
+        for (SocProfile p : values()) {
+            if (p.name().equals(name.toUpperCase(Locale.ROOT))) {
+                return p;
+            }
+            for (String known : p.names()) {
+                String k = known.toLowerCase(Locale.ROOT);
+                if (lower.equals(k)) {
+                    return p;
+                }
+                if (lower.startsWith(k) && k.length() > bestLength) {
+                    best = p;
+                    bestLength = k.length();
+                }
+            }
+        }
+        return best == null ? ASCEND910B : best;
+    }
+
+    private List<String> names() {
+        return aliases.isEmpty() ? List.of(socName) : java.util.stream.Stream.concat(java.util.stream.Stream.of(
+                socName), aliases.stream()).toList();
+    }
+
+    /** CANN's short SoC name, as its SocVersion strings spell it. */
     public String socName() {
         return socName;
     }
@@ -59,7 +112,13 @@ public enum SocProfile {
         return a2Rules;
     }
 
-    public boolean isInferenceSeries() {
-        return this == ASCEND310P;
+    /** CANN's regbase architecture (Ascend 950), whose code paths differ in places. */
+    public boolean isRegbase() {
+        return regbase;
+    }
+
+    /** Whether the product offers {@code operator} (its C name, e.g. {@code aclnnGroupNormBackward}). */
+    public boolean supports(String operator) {
+        return !unsupported.contains(operator);
     }
 }

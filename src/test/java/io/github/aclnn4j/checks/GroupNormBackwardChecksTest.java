@@ -135,11 +135,51 @@ class GroupNormBackwardChecksTest {
                 }
             });
         }
-        Calls.withSoc("Ascend910", () -> {
-            try (DeviceArena arena = new DeviceArena()) {
-                wide(arena, c, group).accepted();
-            }
-        });
+        for (String soc : new String[] {"Ascend910", "Ascend950"}) { // CANN checks them on DAV_2201 only
+            Calls.withSoc(soc, () -> {
+                try (DeviceArena arena = new DeviceArena()) {
+                    wide(arena, c, group).accepted();
+                }
+            });
+        }
+    }
+
+    /**
+     * Ascend 950's mixed precision (CANN's regbase table): beside a 16-bit gradOut and input, mean,
+     * rstd, gamma, gradGammaOut and gradBetaOut may all be FLOAT; elsewhere every tensor has
+     * gradOut's dtype, and on 950 the statistics' side must still agree among itself.
+     */
+    @Test
+    void statisticsInFloatBesideSixteenBitDataOnlyOnAscend950() {
+        String[] statistics = {"mean", "rstd", "gamma", "gradGammaOut", "gradBetaOut"};
+        for (int data : new int[] {ACL_FLOAT16, ACL_BF16}) {
+            Calls.withSoc("Ascend950", () -> {
+                try (DeviceArena arena = new DeviceArena()) {
+                    OpArgs args = OP.baseline(arena, data);
+                    for (String t : statistics) {
+                        args.retype(t, ACL_FLOAT);
+                    }
+                    args.run(null);
+                }
+                try (DeviceArena arena = new DeviceArena()) {
+                    OpArgs args = OP.baseline(arena, data);
+                    for (String t : statistics) {
+                        args.retype(t, ACL_FLOAT);
+                    }
+                    args.retype("rstd", data);
+                    args.rejected(INVALID);
+                }
+            });
+            Calls.withSoc("Ascend910B", () -> {
+                try (DeviceArena arena = new DeviceArena()) {
+                    OpArgs args = OP.baseline(arena, data);
+                    for (String t : statistics) {
+                        args.retype(t, ACL_FLOAT);
+                    }
+                    args.rejected(INVALID);
+                }
+            });
+        }
     }
 
     @Test
