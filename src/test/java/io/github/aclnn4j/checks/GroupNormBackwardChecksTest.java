@@ -151,35 +151,29 @@ class GroupNormBackwardChecksTest {
      */
     @Test
     void statisticsInFloatBesideSixteenBitDataOnlyOnAscend950() {
-        String[] statistics = {"mean", "rstd", "gamma", "gradGammaOut", "gradBetaOut"};
         for (int data : new int[] {ACL_FLOAT16, ACL_BF16}) {
             Calls.withSoc("Ascend950", () -> {
                 try (DeviceArena arena = new DeviceArena()) {
-                    OpArgs args = OP.baseline(arena, data);
-                    for (String t : statistics) {
-                        args.retype(t, ACL_FLOAT);
-                    }
-                    args.run(null);
+                    floatStatistics(OP.baseline(arena, data)).run(null);
                 }
                 try (DeviceArena arena = new DeviceArena()) {
-                    OpArgs args = OP.baseline(arena, data);
-                    for (String t : statistics) {
-                        args.retype(t, ACL_FLOAT);
-                    }
-                    args.retype("rstd", data);
-                    args.rejected(INVALID);
+                    floatStatistics(OP.baseline(arena, data)).retype("rstd", data).rejected(INVALID);
                 }
             });
             Calls.withSoc("Ascend910B", () -> {
                 try (DeviceArena arena = new DeviceArena()) {
-                    OpArgs args = OP.baseline(arena, data);
-                    for (String t : statistics) {
-                        args.retype(t, ACL_FLOAT);
-                    }
-                    args.rejected(INVALID);
+                    floatStatistics(OP.baseline(arena, data)).rejected(INVALID);
                 }
             });
         }
+    }
+
+    /** mean, rstd, gamma, gradGammaOut and gradBetaOut retyped FLOAT. */
+    private static OpArgs floatStatistics(OpArgs args) {
+        for (String t : new String[] {"mean", "rstd", "gamma", "gradGammaOut", "gradBetaOut"}) {
+            args.retype(t, ACL_FLOAT);
+        }
+        return args;
     }
 
     @Test
