@@ -14,12 +14,16 @@
  *     gathered block by block into float rows, computed by
  *     {@link io.github.aclnn4j.kernel.BulkMath} (Vector API when present, plain Java otherwise)
  *     and scattered back. Both compute the same operations per element.</li>
- * <li><b>Memory order, not logical order.</b> Where operands lie in memory in different orders,
- *     the plan changes what "logical order" means for all of them at once:
- *     {@link io.github.aclnn4j.kernel.Tiling} cuts element-wise calls into 64 × 64 tile-ordered
- *     pieces, PReLU reads NCHW views of NHWC memory as {@code [N, H, W, C]}, and
- *     {@code StridedView} moves an operand whose second-innermost dimension is the contiguous
- *     one through transposing panels, one memory column at a time.</li>
+ * <li><b>Memory order, not logical order.</b> The plan changes what "logical order" means for
+ *     all operands at once: {@link io.github.aclnn4j.kernel.Tiling} walks an element-wise call in
+ *     the memory order of its first operand that is not broadcast (so operands that all lie
+ *     transposed or channels-last are dense and take the direct loops), and cuts it into tiles of
+ *     16 rows × 256 where layouts still disagree; {@code StridedView} moves an operand whose
+ *     second-innermost dimension is the contiguous one through transposing panels, each memory
+ *     column one vector gathered from the rows ({@link io.github.aclnn4j.kernel.BulkMath#storePanel});
+ *     GroupNorm and its backward read NHWC memory a sample at a time as rows of C channels
+ *     ({@code GroupNormChannelsLastKernel}, {@code GroupNormBackwardChannelsLastKernel}), with
+ *     per-channel sums vectorised across channels.</li>
  * <li><b>One loop, one method, one profile.</b> Each way through a kernel is a small method of
  *     its own: a loop shared by calls of different shapes or paths gets a polluted profile and is
  *     deoptimized again and again (JitStabilityTest fails on that, from the JVM's own events).
