@@ -273,9 +273,11 @@ class DemoTest {
         assertEquals(List.of("== aclnnBinaryCrossEntropyBackward ==", "== aclnnPreluBackward ==",
                 "== aclnnBinaryCrossEntropyWithLogits ==", "== aclnnGroupNormBackward ==",
                 "== aclnnNLLLossBackward ==", "== aclnnPrelu ==", "== aclnnBinaryCrossEntropy ==",
-                "== aclnnBinaryCrossEntropyWithLogitsBackward ==", "== aclnnNLLLoss ==", "== aclnnGroupNorm =="),
+                "== aclnnBinaryCrossEntropyWithLogitsBackward ==", "== aclnnNLLLoss ==", "== aclnnGroupNorm ==",
+                "== training step: GroupNorm -> PReLU -> BCE-with-logits / NLLLoss, and back =="),
                 headers);
-        assertEquals(10 + 4 + 10 + 1 + 30 + 6 + 12 + 1 + 6 + 2 + 24, printed.size(),
+        // the headers, then each example's lines; the training step prints 2 losses and 2 × (24 + 3 × 4) gradients
+        assertEquals(11 + 4 + 10 + 1 + 30 + 6 + 12 + 1 + 6 + 2 + 24 + 74, printed.size(),
                 () -> String.join("\n", printed));
     }
 

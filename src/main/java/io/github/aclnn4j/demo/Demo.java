@@ -6,8 +6,8 @@ import java.util.function.IntSupplier;
 
 /**
  * {@code aclnn4j demo}: the calling examples of the five seed documents, then examples in their style
- * for the forward operators, one after another. Each is a whole C program (aclInit ... aclFinalize),
- * so they run in turn in one JVM.
+ * for the forward operators, then a training step chaining forward and backward operators, one after
+ * another. Each is a whole C program (aclInit ... aclFinalize), so they run in turn in one JVM.
  */
 public final class Demo {
     private Demo() {}
@@ -24,7 +24,10 @@ public final class Demo {
             new Example("aclnnBinaryCrossEntropy", BinaryCrossEntropyExample::run),
             new Example("aclnnBinaryCrossEntropyWithLogitsBackward", BinaryCrossEntropyWithLogitsBackwardExample::run),
             new Example("aclnnNLLLoss", NllLossExample::run),
-            new Example("aclnnGroupNorm", GroupNormExample::run));
+            new Example("aclnnGroupNorm", GroupNormExample::run),
+            // ASCII arrows: the header goes through stdout's encoding, which may not be UTF-8
+            new Example("training step: GroupNorm -> PReLU -> BCE-with-logits / NLLLoss, and back",
+                    TrainingStepExample::run));
 
     /** Runs every example; returns 0 when all returned 0, else 1. */
     public static int run() {

@@ -38,7 +38,7 @@ class NativeAbiTest {
     private static final Path CLASSES = Path.of("target", "classes").toAbsolutePath();
     private static final long TIMEOUT_SECONDS = 120;
 
-    /** Each example, by the operator whose Java demo section it must reproduce. */
+    /** Each example, by the Java demo section it must reproduce: an operator's, or the training step. */
     private static final Map<String, String> EXAMPLES = new LinkedHashMap<>();
 
     static {
@@ -52,6 +52,7 @@ class NativeAbiTest {
         EXAMPLES.put("aclnnBinaryCrossEntropyWithLogitsBackward", "binary_cross_entropy_with_logits_backward");
         EXAMPLES.put("aclnnNLLLoss", "nll_loss");
         EXAMPLES.put("aclnnGroupNorm", "group_norm");
+        EXAMPLES.put("training step: GroupNorm -> PReLU -> BCE-with-logits / NLLLoss, and back", "training_step");
     }
 
     private static Path work;
@@ -93,9 +94,9 @@ class NativeAbiTest {
     }
 
     /**
-     * The calling examples (three verbatim from the seed documents, the others in their style) compile
-     * unchanged with CANN's compile line and print what the Java demo prints for the same operator,
-     * run in a JVM configured as the libraries configure theirs.
+     * The calling examples (three verbatim from the seed documents, the others in their style, the
+     * training step last) compile unchanged with CANN's compile line and print what the Java demo
+     * prints in the same section, run in a JVM configured as the libraries configure theirs.
      */
     @TestFactory
     Stream<DynamicTest> examplesPrintWhatTheJavaDemoPrints() throws IOException, InterruptedException {
