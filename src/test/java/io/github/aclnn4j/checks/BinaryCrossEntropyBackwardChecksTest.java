@@ -90,11 +90,66 @@ class BinaryCrossEntropyBackwardChecksTest {
                 rejects("reduction 3", INVALID, a -> a.set("reduction", 3)),
                 rejects("reduction -1", INVALID, a -> a.set("reduction", -1)),
                 rejects("reduction Long.MIN_VALUE", INVALID, a -> a.set("reduction", Long.MIN_VALUE)),
-                // CANN's own unit-test cases (loss/binary_cross_entropy_grad/tests/ut/op_api), as facts
+                // CANN's own unit-test cases (loss/binary_cross_entropy_grad/tests/ut/op_api), in that file's
+                // order, as facts: every tensor [1,2,3,4,5] ND unless said; the cases that also compare values
+                // are ported for phase 1's status only
+                accepts("case_f16_reduce_none: FLOAT16 with weight", a -> ut(a, ACL_FLOAT16, 0)),
+                accepts("case_f16_reduce_mean: FLOAT16 with weight", a -> ut(a, ACL_FLOAT16, 1)),
+                accepts("case_f16_reduce_sum: FLOAT16 with weight", a -> ut(a, ACL_FLOAT16, 2)),
+                accepts("case_f32_reduce_none: FLOAT with weight", a -> ut(a, ACL_FLOAT, 0)),
+                accepts("case_f32_reduce_mean: FLOAT with weight", a -> ut(a, ACL_FLOAT, 1)),
+                accepts("case_f32_reduce_sum: FLOAT with weight", a -> ut(a, ACL_FLOAT, 2)),
+                accepts("case_f16_reduce_none_no_weight", a -> noWeight(ut(a, ACL_FLOAT16, 0))),
+                accepts("case_f16_reduce_mean_no_weight", a -> noWeight(ut(a, ACL_FLOAT16, 1))),
+                accepts("case_f16_reduce_sum_no_weight", a -> noWeight(ut(a, ACL_FLOAT16, 2))),
+                accepts("case_f32_reduce_none_no_weight", a -> noWeight(ut(a, ACL_FLOAT, 0))),
+                accepts("case_f32_reduce_mean_no_weight", a -> noWeight(ut(a, ACL_FLOAT, 1))),
+                accepts("case_f32_reduce_sum_no_weight", a -> noWeight(ut(a, ACL_FLOAT, 2))),
+                accepts("case_empty: every tensor [2,0] FLOAT, weight too, none", a -> allShaped(a, new long[] {2, 0})),
+                rejects("case_unsupport_dtype 1: gradOutput, self, target, out INT64, no weight", INVALID,
+                        a -> noWeight(ut(a, ACL_INT64, 0))),
+                rejects("case_unsupport_dtype 2: self FLOAT, gradOutput, target, out INT64, no weight", INVALID,
+                        a -> noWeight(ut(a, ACL_INT64, 0)).retype("self", ACL_FLOAT)),
+                rejects("case_unsupport_dtype 3: target and out INT64, no weight", INVALID,
+                        a -> noWeight(ut(a, ACL_FLOAT, 0)).retype("target", ACL_INT64).retype("out", ACL_INT64)),
+                rejects("case_unsupport_dtype 4: out INT64, no weight", INVALID,
+                        a -> noWeight(ut(a, ACL_FLOAT, 0)).retype("out", ACL_INT64)),
+                rejects("case_dimension8: every tensor [1,2,...,9] (rank 9), no weight, sum", INVALID,
+                        a -> noWeight(allShaped(a, new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9})).set("reduction", 2)),
+                accepts("case_dtype_promotion: inputs and weight FLOAT16, out FLOAT",
+                        a -> ut(a, ACL_FLOAT16, 0).retype("out", ACL_FLOAT)),
+                rejects("case_unsupport_shape: gradOutput [3,1,4,2,5], target [5,4,3,2,1], out 0-d, no weight, sum",
+                        INVALID, a -> noWeight(ut(a, ACL_FLOAT, 2)).reshape("gradOutput", 3, 1, 4, 2, 5)
+                                .reshape("target", 5, 4, 3, 2, 1).reshape("out")),
+                rejects("case_null 1: null gradOutput", NULLPTR,
+                        a -> noWeight(ut(a, ACL_FLOAT, 2)).set("gradOutput", null)),
+                rejects("case_null 2: null self", NULLPTR, a -> noWeight(ut(a, ACL_FLOAT, 2)).set("self", null)),
+                rejects("case_null 3: null target", NULLPTR, a -> noWeight(ut(a, ACL_FLOAT, 2)).set("target", null)),
+                rejects("case_null 4: null out", NULLPTR, a -> noWeight(ut(a, ACL_FLOAT, 2)).set("out", null)),
                 accepts("case_NC1HWC0: every tensor [1,2,3,4,16] NC1HWC0, mean",
                         a -> allTagged(a, ACL_FORMAT_NC1HWC0, 1, 2, 3, 4, 16).set("reduction", 1)),
                 accepts("case_FRACTAL_Z: every tensor [16,16,16,16] FRACTAL_Z, mean",
-                        a -> allTagged(a, ACL_FORMAT_FRACTAL_Z, 16, 16, 16, 16).set("reduction", 1)));
+                        a -> allTagged(a, ACL_FORMAT_FRACTAL_Z, 16, 16, 16, 16).set("reduction", 1)),
+                accepts("case_non_contiguous: inputs and weight [5,4], strides [1,5] over 20 elements; out [5,4]; mean",
+                        a -> {
+                            for (String t : new String[] {"gradOutput", "self", "target", "weightOptional"}) {
+                                a.reshape(t, 5, 4).remake(t, s -> s.withStrides(1, 5));
+                            }
+                            a.reshape("out", 5, 4).set("reduction", 1);
+                        }),
+                accepts("ascend910B2_case_bf16_reduce_sum: BF16 with weight (Ascend910B)", a -> ut(a, ACL_BF16, 2)));
+    }
+
+    /** Every tensor [1,2,3,4,5] of {@code dtype}, weight given, and {@code reduction}. */
+    private static OpArgs ut(OpArgs a, int dtype, int reduction) {
+        for (String name : OP.tensorSlots) {
+            a.set(name, a.arena.tensor(dtype, 1, 2, 3, 4, 5));
+        }
+        return a.set("reduction", reduction);
+    }
+
+    private static OpArgs noWeight(OpArgs a) {
+        return a.set("weightOptional", null);
     }
 
     private static OpArgs allTagged(OpArgs a, int format, long... shape) {
@@ -105,10 +160,11 @@ class BinaryCrossEntropyBackwardChecksTest {
         return a;
     }
 
-    private static void allShaped(OpArgs a, long[] shape) {
+    private static OpArgs allShaped(OpArgs a, long[] shape) {
         for (String name : OP.tensorSlots) {
             a.reshape(name, shape);
         }
+        return a;
     }
 
     @ParameterizedTest(name = "{0}")

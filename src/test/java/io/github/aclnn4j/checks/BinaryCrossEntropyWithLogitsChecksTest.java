@@ -13,11 +13,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** SPEC §5.3: the checks of aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize (self [2,3]). */
+/**
+ * SPEC §5.3: the checks of aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize (self [2,3]), then CANN's own
+ * unit-test cases as facts.
+ */
 class BinaryCrossEntropyWithLogitsChecksTest {
     private static final Operator OP = Operator.BCE_WITH_LOGITS;
     private static final long[] RANK8 = {1, 1, 1, 1, 1, 1, 2, 3};
     private static final long[] RANK9 = {1, 1, 1, 1, 1, 1, 1, 2, 3};
+    private static final long[] S55 = {5, 5};
+    private static final long[] S525 = {5, 2, 5};
 
     static Stream<Change> changes() {
         return Stream.of(
@@ -74,6 +79,54 @@ class BinaryCrossEntropyWithLogitsChecksTest {
                         .reshape("out", 0, 3).reshape("weightOptional", 5)));
     }
 
+    /**
+     * CANN's unit-test cases of aclnnBinaryCrossEntropyWithLogits
+     * (loss/sigmoid_cross_entropy_with_logits_v2/tests/ut/op_api), in that file's order, as facts: self,
+     * target, weight and posWeight of one shape and dtype, ND; the cases that also compare values are
+     * ported for phase 1's status only.
+     */
+    static Stream<Change> cannUnitTests() {
+        return Stream.of(
+                rejects("case_bcelosswithlogits_for_invalid_double_type: [5,5] DOUBLE, out too, none", INVALID,
+                        a -> ut(a, ACL_DOUBLE, 0, S55, 5, 5)),
+                accepts("case_bcelosswithlogits_for_default_reduction: [5,5], mean, out [1]",
+                        a -> ut(a, ACL_FLOAT, 1, S55, 1)),
+                accepts("case_bcelosswithlogits_for_sum_reduction: [5,5], sum, out [1]",
+                        a -> ut(a, ACL_FLOAT, 2, S55, 1)),
+                rejects("case_bcelosswithlogits_for_diff_dtype_of_target_and_out: out [5,5] FLOAT16, none", INVALID,
+                        a -> ut(a, ACL_FLOAT, 0, S55, 5, 5).retype("out", ACL_FLOAT16)),
+                rejects("case_bcelosswithlogits_for_diff_shape_between_target_and_self: target [5,1,5], "
+                        + "out [5,5] FLOAT16, none", INVALID, a -> ut(a, ACL_FLOAT, 0, S55, 5, 5)
+                                .reshape("target", 5, 1, 5).retype("out", ACL_FLOAT16)),
+                rejects("case_bcelosswithlogits_for_unable_broadcast_between_posweight_and_target: [5,2,5], "
+                        + "posWeight [5,3,5], none", INVALID, a -> ut(a, ACL_FLOAT, 0, S525, 5, 2, 5)
+                                .reshape("posWeightOptional", 5, 3, 5)),
+                accepts("case_bcelosswithlogits_for_empty_tensor_under_none_reduction: [5,0,3], out too",
+                        a -> ut(a, ACL_FLOAT, 0, new long[] {5, 0, 3}, 5, 0, 3)),
+                accepts("case_bcelosswithlogits_for_empty_tensor_under_default_reduction: [5,0,3], sum (as the case "
+                        + "sets it), out [1]", a -> ut(a, ACL_FLOAT, 2, new long[] {5, 0, 3}, 1)),
+                accepts("case_bcelosswithlogits_for_empty_tensor_under_sum_reduction: [5,0,3], sum, out [1]",
+                        a -> ut(a, ACL_FLOAT, 2, new long[] {5, 0, 3}, 1)),
+                rejects("case_bcelosswithlogits_for_input_size_overlimit: [5,1,3,2,4,6,3,5,9], sum, out [1]", INVALID,
+                        a -> ut(a, ACL_FLOAT, 2, new long[] {5, 1, 3, 2, 4, 6, 3, 5, 9}, 1)),
+                rejects("case_bcelosswithlogits_for_null_input: null self, [5,2,5], sum, out [5,2,5]", NULLPTR,
+                        a -> ut(a, ACL_FLOAT, 2, S525, 5, 2, 5).set("self", null)),
+                rejects("case_bcelosswithlogits_for_null_output: [5,2,5], sum, null out", NULLPTR,
+                        a -> ut(a, ACL_FLOAT, 2, S525, 5, 2, 5).set("out", null)),
+                rejects("case_bcelosswithlogits_for_illegal_reduction: [5,5], reduction 3, out [5,5]", INVALID,
+                        a -> ut(a, ACL_FLOAT, 3, S55, 5, 5)),
+                accepts("case_bcelosswithlogits_for_wrong_output_shape: [5,5], mean, out [1]",
+                        a -> ut(a, ACL_FLOAT, 1, S55, 1)));
+    }
+
+    /** self, target, weight and posWeight of {@code shape} and out of {@code out}, all {@code dtype}. */
+    private static OpArgs ut(OpArgs a, int dtype, int reduction, long[] shape, long... out) {
+        for (String name : new String[] {"self", "target", "weightOptional", "posWeightOptional"}) {
+            a.set(name, a.arena.tensor(dtype, shape));
+        }
+        return a.set("out", a.arena.tensor(dtype, out)).set("reduction", reduction);
+    }
+
     private static void allShaped(OpArgs a, long[] shape) {
         for (String name : OP.tensorSlots) {
             a.reshape(name, shape);
@@ -83,6 +136,14 @@ class BinaryCrossEntropyWithLogitsChecksTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("changes")
     void phase1(Change change) {
+        try (DeviceArena arena = new DeviceArena()) {
+            change.check(OP.baseline(arena, ACL_FLOAT));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cannUnitTests")
+    void cannUnitTestCase(Change change) {
         try (DeviceArena arena = new DeviceArena()) {
             change.check(OP.baseline(arena, ACL_FLOAT));
         }

@@ -8,13 +8,17 @@ import static io.github.aclnn4j.checks.Change.rejects;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.github.aclnn4j.acl.AclBoolArray;
+import io.github.aclnn4j.tensor.DType;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** SPEC §5.4: the checks of aclnnGroupNormBackwardGetWorkspaceSize (N 2, C 4, HxW 3, group 2). */
+/**
+ * SPEC §5.4: the checks of aclnnGroupNormBackwardGetWorkspaceSize (N 2, C 4, HxW 3, group 2), then CANN's
+ * own unit-test cases as facts.
+ */
 class GroupNormBackwardChecksTest {
     private static final Operator OP = Operator.GROUP_NORM_BACKWARD;
 
@@ -103,9 +107,106 @@ class GroupNormBackwardChecksTest {
                         .reshape("gradInput", 2, 4, 0)));
     }
 
+    /**
+     * CANN's unit-test cases of aclnnGroupNormBackward (norm/group_norm_grad/tests/ut/op_host/op_api), in that
+     * file's order, as facts: N 2, C 3, HxW 4, group 1; gradOut, input and gradInput [N,C,HxW]; mean and rstd
+     * [N,group]; gamma, gradGammaOut and gradBetaOut [C]; every output requested; FLOAT ND unless said.
+     * Whatever their names say, they all run on Ascend910B, the stub's SoC.
+     */
+    static Stream<Change> cannUnitTests() {
+        Stream.Builder<Change> b = Stream.builder();
+        b.add(accepts("case_float_normal", a -> ut(a, ACL_FLOAT)));
+        b.add(accepts("Ascend910B2_case_float_normal (its body runs on Ascend910B only)", a -> ut(a, ACL_FLOAT)));
+        b.add(accepts("case_float16_normal", a -> ut(a, ACL_FLOAT16)));
+        b.add(accepts("ascend910B2_case_bfloat16_normal (Ascend910B)", a -> ut(a, ACL_BF16)));
+        for (int dtype : new int[] {ACL_DOUBLE, ACL_UINT8, ACL_INT8, ACL_INT16, ACL_INT32, ACL_INT64, ACL_BOOL,
+            ACL_STRING, ACL_COMPLEX64, ACL_COMPLEX128}) {
+            b.add(rejects("case_invalid_dtype_abnormal: every tensor " + DType.nameOf(dtype), INVALID,
+                    a -> ut(a, dtype)));
+        }
+        return Stream.concat(b.build(), Stream.of(
+                accepts("case_gradout_not_1d_normal: FLOAT16, gradOut [24]",
+                        a -> ut(a, ACL_FLOAT16).reshape("gradOut", 24)),
+                accepts("case_1d_normal: N 2, C 1, HxW 1; gradOut, input, gradInput [2]",
+                        a -> ut(a, ACL_FLOAT, 2, 1, 1, 1).reshape("gradOut", 2).reshape("input", 2)
+                                .reshape("gradInput", 2)),
+                accepts("case_2d_normal: HxW 1; gradOut, input, gradInput [2,3]",
+                        a -> ut(a, ACL_FLOAT, 2, 3, 1, 1).reshape("gradOut", 2, 3).reshape("input", 2, 3)
+                                .reshape("gradInput", 2, 3)),
+                accepts("case_8d_normal: gradOut, input, gradInput [2,3,4,1,1,1,1,1]",
+                        a -> data(ut(a, ACL_FLOAT), 2, 3, 4, 1, 1, 1, 1, 1)),
+                rejects("case_9d_abnormal: gradOut, input, gradInput [2,3,4,1,1,1,1,1,1]", INVALID,
+                        a -> data(ut(a, ACL_FLOAT), 2, 3, 4, 1, 1, 1, 1, 1, 1)),
+                rejects("case_gradout_nullptr_abnormal", NULLPTR, a -> ut(a, ACL_FLOAT).set("gradOut", null)),
+                rejects("case_input_nullptr_abnormal", NULLPTR, a -> ut(a, ACL_FLOAT).set("input", null)),
+                rejects("case_mean_nullptr_abnormal", NULLPTR, a -> ut(a, ACL_FLOAT).set("mean", null)),
+                accepts("case_shape_not_same_normal: input, gradInput [2,3,4,1,1]; gamma, gradGammaOut, "
+                        + "gradBetaOut [1,3]", a -> ut(a, ACL_FLOAT).reshape("input", 2, 3, 4, 1, 1)
+                                .reshape("gradInput", 2, 3, 4, 1, 1).reshape("gamma", 1, 3)
+                                .reshape("gradGammaOut", 1, 3).reshape("gradBetaOut", 1, 3)),
+                rejects("case_rstd_nullptr_abnormal", NULLPTR, a -> ut(a, ACL_FLOAT).set("rstd", null)),
+                accepts("case_gamma_nullptr_normal", a -> ut(a, ACL_FLOAT).set("gamma", null)),
+                accepts("case_gradinput_nullptr_normal: mask {false, true, true}",
+                        a -> ut(a, ACL_FLOAT).mask(false, true, true).set("gradInput", null)),
+                accepts("case_dgamma_nullptr_normal: mask {true, false, true}",
+                        a -> ut(a, ACL_FLOAT).mask(true, false, true).set("gradGammaOut", null)),
+                accepts("case_dbeta_nullptr_normal: mask {true, true, false}",
+                        a -> ut(a, ACL_FLOAT).mask(true, true, false).set("gradBetaOut", null)),
+                rejects("case_diff_dtype_abnormal: input FLOAT16", INVALID,
+                        a -> ut(a, ACL_FLOAT).retype("input", ACL_FLOAT16)),
+                rejects("case_group_not_gt0_abnormal: group 0, mean and rstd [2,0]", INVALID,
+                        a -> ut(a, ACL_FLOAT, 2, 3, 4, 0)),
+                rejects("case_gradout_numel_ne_abnormal: gradOut, gradInput [2,3,5]", INVALID,
+                        a -> ut(a, ACL_FLOAT).reshape("gradOut", 2, 3, 5).reshape("gradInput", 2, 3, 5)),
+                rejects("case_gradout_shape_ne_gradinput_abnormal: gradInput [2,3,5]", INVALID,
+                        a -> ut(a, ACL_FLOAT).reshape("gradInput", 2, 3, 5)),
+                rejects("case_C_not_div_group_abnormal: group 2, mean and rstd [2,2]", INVALID,
+                        a -> ut(a, ACL_FLOAT, 2, 3, 4, 2)),
+                rejects("Ascend950PR_9599_case_float_normal: outputMask of length 0", INVALID,
+                        a -> ut(a, ACL_FLOAT).mask(new boolean[0])),
+                accepts("Ascend950PR_9599_case_float_normal_2: N 2, C 4, HxW 128, group 2",
+                        a -> ut(a, ACL_FLOAT, 2, 4, 128, 2)),
+                accepts("Ascend950PR_9599_case_float16_normal_3: FLOAT16, N 2, C 4, HxW 128, group 2",
+                        a -> ut(a, ACL_FLOAT16, 2, 4, 128, 2)),
+                accepts("Ascend950PR_9599_case_bfloat16_normal_4: BF16, N 2, C 4, HxW 128, group 2",
+                        a -> ut(a, ACL_BF16, 2, 4, 128, 2))));
+    }
+
+    private static OpArgs ut(OpArgs a, int dtype) {
+        return ut(a, dtype, 2, 3, 4, 1);
+    }
+
+    /** The unit test's layout for {@code n}, {@code c}, {@code hxw} and {@code group}, every tensor {@code dtype}. */
+    private static OpArgs ut(OpArgs a, int dtype, long n, long c, long hxw, long group) {
+        a.set("N", n).set("C", c).set("HxW", hxw).set("group", group).mask(true, true, true);
+        for (String name : new String[] {"gradOut", "input", "gradInput"}) {
+            a.set(name, a.arena.tensor(dtype, n, c, hxw));
+        }
+        for (String name : new String[] {"mean", "rstd"}) {
+            a.set(name, a.arena.tensor(dtype, n, group));
+        }
+        for (String name : new String[] {"gamma", "gradGammaOut", "gradBetaOut"}) {
+            a.set(name, a.arena.tensor(dtype, c));
+        }
+        return a;
+    }
+
+    /** gradOut, input and gradInput reshaped to {@code shape}. */
+    private static OpArgs data(OpArgs a, long... shape) {
+        return a.reshape("gradOut", shape).reshape("input", shape).reshape("gradInput", shape);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("changes")
     void phase1(Change change) {
+        try (DeviceArena arena = new DeviceArena()) {
+            change.check(OP.baseline(arena, ACL_FLOAT));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cannUnitTests")
+    void cannUnitTestCase(Change change) {
         try (DeviceArena arena = new DeviceArena()) {
             change.check(OP.baseline(arena, ACL_FLOAT));
         }

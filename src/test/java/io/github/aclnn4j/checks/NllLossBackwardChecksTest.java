@@ -26,7 +26,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * SPEC §5.5: the checks of aclnnNLLLossBackwardGetWorkspaceSize (self [3,4], target {0,3,1},
- * reduction mean), and the run-time error of a target outside [0, C).
+ * reduction mean), and the run-time error of a target outside [0, C). Unlike the other checks tests
+ * this one has no block of CANN's own unit-test cases: CANN's library has no gtest for
+ * aclnnNLLLossBackward (loss/nll_loss_grad/tests/ut/op_host holds only aclnnNLLLoss2dBackward's op_api
+ * test, a different operator, and the tiling and infershape tests of the kernel).
  */
 class NllLossBackwardChecksTest {
     private static final Operator OP = Operator.NLL_LOSS_BACKWARD;

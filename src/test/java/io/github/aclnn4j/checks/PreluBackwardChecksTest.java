@@ -1,6 +1,10 @@
 package io.github.aclnn4j.checks;
 
 import static io.github.aclnn4j.acl.AclDataType.*;
+import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_NCDHW;
+import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_NCHW;
+import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_ND;
+import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_NDHWC;
 import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_NHWC;
 import static io.github.aclnn4j.checks.Change.INVALID;
 import static io.github.aclnn4j.checks.Change.NULLPTR;
@@ -13,11 +17,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** SPEC §5.2: the checks of aclnnPreluBackwardGetWorkspaceSize (self [2,3,4], weight [3]). */
+/**
+ * SPEC §5.2: the checks of aclnnPreluBackwardGetWorkspaceSize (self [2,3,4], weight [3]), then CANN's own
+ * unit-test cases as facts.
+ */
 class PreluBackwardChecksTest {
     private static final Operator OP = Operator.PRELU_BACKWARD;
     private static final long[] RANK8 = {2, 3, 1, 1, 1, 1, 1, 4};
     private static final long[] RANK9 = {2, 3, 1, 1, 1, 1, 1, 1, 4};
+    /** The usual shape of gradOutput, self and gradInput in CANN's unit test. */
+    private static final long[] X = {2, 2, 3, 2};
+    private static final long[] NINE = {1, 2, 3, 4, 5, 6, 7, 8, 9};
 
     static Stream<Change> changes() {
         return Stream.of(
@@ -91,6 +101,101 @@ class PreluBackwardChecksTest {
                         .reshape("gradInput", 0, 3, 4)));
     }
 
+    /**
+     * CANN's unit-test cases of aclnnPreluBackward (activation/p_relu_grad_update/tests/ut/op_host/op_api), in
+     * that file's order, as facts: gradOutput, self and gradInput [2,2,3,2], weight and gradWeight [2], FLOAT
+     * ND unless said; the cases that also compare values are ported for phase 1's status only.
+     */
+    static Stream<Change> cannUnitTests() {
+        return Stream.of(
+                accepts("prelu_backward_testcase_001_normal_float32", a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, X, 2)),
+                accepts("prelu_backward_testcase_002_normal_float16_nchw: every tensor NCHW, the 1-D ones too",
+                        a -> ut(a, ACL_FLOAT16, ACL_FORMAT_NCHW, X, 2)),
+                accepts("prelu_backward_testcase_003_normal_float16_nhwc: every tensor NHWC",
+                        a -> ut(a, ACL_FLOAT16, ACL_FORMAT_NHWC, X, 2)),
+                accepts("prelu_backward_testcase_004_normal_ndhwc: every tensor NDHWC",
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_NDHWC, X, 2)),
+                accepts("prelu_backward_testcase_005_normal_ncdhw: every tensor NCDHW",
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_NCDHW, X, 2)),
+                accepts("prelu_backward_testcase_006_normal_empty_tensor: gradOutput, self, gradInput [0,2,3,2]",
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, new long[] {0, 2, 3, 2}, 2)),
+                rejects("prelu_backward_testcase_007_exception_null_gradOutput", NULLPTR,
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, X, 2).set("gradOutput", null)),
+                rejects("prelu_backward_testcase_008_exception_null_self", NULLPTR,
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, X, 2).set("self", null)),
+                rejects("prelu_backward_testcase_009_exception_null_weight", NULLPTR,
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, X, 2).set("weight", null)),
+                rejects("prelu_backward_testcase_010_exception_null_gradInput", NULLPTR,
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, X, 2).set("gradInput", null)),
+                rejects("prelu_backward_testcase_011_exception_null_gradweight", NULLPTR,
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, X, 2).set("gradWeight", null)),
+                rejects("prelu_backward_testcase_012_exception_float64_dtype_not_supported: every tensor DOUBLE",
+                        INVALID, a -> ut(a, ACL_DOUBLE, ACL_FORMAT_ND, X, 2)),
+                rejects("prelu_backward_testcase_013_normal_dtype_not_the_same: gradOutput FLOAT, the rest FLOAT16",
+                        INVALID, a -> ut(a, ACL_FLOAT16, ACL_FORMAT_ND, X, 2).retype("gradOutput", ACL_FLOAT)),
+                rejects("prelu_backward_testcase_014_normal_dtype_not_the_same: weight FLOAT, the rest FLOAT16",
+                        INVALID, a -> ut(a, ACL_FLOAT16, ACL_FORMAT_ND, X, 2).retype("weight", ACL_FLOAT)),
+                rejects("prelu_backward_testcase_015_normal_dtype_not_the_same: gradInput FLOAT, the rest FLOAT16",
+                        INVALID, a -> ut(a, ACL_FLOAT16, ACL_FORMAT_ND, X, 2).retype("gradInput", ACL_FLOAT)),
+                rejects("prelu_backward_testcase_016_normal_dtype_not_the_same: gradWeight FLOAT, the rest FLOAT16",
+                        INVALID, a -> ut(a, ACL_FLOAT16, ACL_FORMAT_ND, X, 2).retype("gradWeight", ACL_FLOAT)),
+                accepts("prelu_backward_testcase_017_normal_self_empty_tensor: self, gradInput [0,2,3,2], "
+                        + "gradOutput [1,2,3,2]", a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, new long[] {0, 2, 3, 2}, 2)
+                                .reshape("gradOutput", 1, 2, 3, 2)),
+                accepts("prelu_backward_testcase_018_exception_gradOutput_empty_tensor: gradOutput, self, gradInput "
+                        + "[0,2,3,2]", a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, new long[] {0, 2, 3, 2}, 2)),
+                rejects("prelu_backward_testcase_019_exception_weight_invalid_shape: weight [0]", INVALID,
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, X, 2).reshape("weight", 0)),
+                rejects("prelu_backward_testcase_020_exception_different_shape: self [2,2,4,2]", INVALID,
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, X, 2).reshape("self", 2, 2, 4, 2)),
+                rejects("prelu_backward_testcase_021_exception_weight_shape_invalid: self [2,2,4,2], weight [3]",
+                        INVALID, a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, X, 2).reshape("self", 2, 2, 4, 2)
+                                .reshape("weight", 3)),
+                accepts("prelu_backward_testcase_022_weight_one_element: [2,4,3,2], weight and gradWeight [1]",
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, new long[] {2, 4, 3, 2}, 1)),
+                accepts("prelu_backward_testcase_023_weight_one_element: [2,4,3,2], weight and gradWeight [1,1]",
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, new long[] {2, 4, 3, 2}, 1, 1)),
+                rejects("prelu_backward_testcase_024_weight_one_element_multi_dim: weight [1,1], gradWeight [1]",
+                        INVALID, a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, new long[] {2, 4, 3, 2}, 1, 1)
+                                .reshape("gradWeight", 1)),
+                accepts("prelu_backward_testcase_025_weight_shape_multi_dim: [2,4,3,2], weight [2,2], gradWeight [4]",
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, new long[] {2, 4, 3, 2}, 4).reshape("weight", 2, 2)),
+                accepts("prelu_backward_testcase_026_normal_not_contiguous_float: gradOutput, self [3,5,6] of "
+                        + "strides [30,1,5] over 90 elements, gradInput contiguous, weight [5]", a -> {
+                            ut(a, ACL_FLOAT, ACL_FORMAT_ND, new long[] {3, 5, 6}, 5);
+                            for (String t : new String[] {"gradOutput", "self"}) {
+                                a.remake(t, s -> s.withStrides(30, 1, 5));
+                            }
+                        }),
+                rejects("prelu_backward_testcase_027_normal_large_dims: gradOutput [1,2,...,9]", INVALID,
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, X, 2).reshape("gradOutput", NINE)),
+                rejects("prelu_backward_testcase_028_normal_large_dims: self [1,2,...,9]", INVALID,
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, X, 2).reshape("self", NINE)),
+                rejects("prelu_backward_testcase_029_exception_gradOutput_shape: self, gradInput [1,2,3,2], "
+                        + "gradOutput [2,2,3,2]", INVALID, a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, new long[] {1, 2, 3, 2},
+                        2).reshape("gradOutput", 2, 2, 3, 2)),
+                accepts("prelu_backward_testcase_030_normal_bf16 (Ascend910B)",
+                        a -> ut(a, ACL_BF16, ACL_FORMAT_ND, X, 2)),
+                accepts("prelu_backward_testcase_031_8d_shape: [1,2,...,8], weight [2]",
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, new long[] {1, 2, 3, 4, 5, 6, 7, 8}, 2)),
+                accepts("prelu_backward_testcase_032_large_shape: [1024,1024], weight [1024]",
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, new long[] {1024, 1024}, 1024)),
+                accepts("prelu_backward_testcase_033_value_range: [2,4,6,8], weight [4]",
+                        a -> ut(a, ACL_FLOAT, ACL_FORMAT_ND, new long[] {2, 4, 6, 8}, 4)));
+    }
+
+    /**
+     * gradOutput, self and gradInput of shape {@code x}, weight and gradWeight of shape {@code w}: all of
+     * {@code dtype}, tagged {@code format}.
+     */
+    private static OpArgs ut(OpArgs a, int dtype, int format, long[] x, long... w) {
+        for (String name : OP.tensorSlots) {
+            boolean weightLike = name.equals("weight") || name.equals("gradWeight");
+            a.set(name, a.arena.tensor(dtype, weightLike ? w : x)).remake(name, s -> s.withFormat(format));
+        }
+        return a;
+    }
+
     private static void allRetyped(OpArgs a, int dtype) {
         for (String name : OP.tensorSlots) {
             a.retype(name, dtype);
@@ -107,6 +212,14 @@ class PreluBackwardChecksTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("changes")
     void phase1(Change change) {
+        try (DeviceArena arena = new DeviceArena()) {
+            change.check(OP.baseline(arena, ACL_FLOAT));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cannUnitTests")
+    void cannUnitTestCase(Change change) {
         try (DeviceArena arena = new DeviceArena()) {
             change.check(OP.baseline(arena, ACL_FLOAT));
         }
