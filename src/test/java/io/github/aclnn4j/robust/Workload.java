@@ -146,9 +146,10 @@ final class Workload implements AutoCloseable {
                 attributes[0] = reduction;
             }
             case GROUP_NORM_BACKWARD -> {
-                long n = 2;
-                long channels = 12;
-                long group = 3;
+                long[] geometry = groupGeometry(elements);
+                long n = geometry[0];
+                long channels = geometry[1];
+                long group = geometry[2];
                 long hxw = Math.max(1, elements / (n * channels));
                 long[] shape = {n, channels, hxw};
                 input("gradOut", dtype, shape, strided, r, -2, 2);
@@ -182,9 +183,10 @@ final class Workload implements AutoCloseable {
                 attributes[1] = ignoreIndex;
             }
             case GROUP_NORM -> {
-                long n = 2;
-                long channels = 12;
-                long group = 3;
+                long[] geometry = groupGeometry(elements);
+                long n = geometry[0];
+                long channels = geometry[1];
+                long group = geometry[2];
                 long hxw = Math.max(1, elements / (n * channels));
                 long[] shape = {n, channels, hxw};
                 input("self", dtype, shape, strided, r, -3, 3);
@@ -230,6 +232,16 @@ final class Workload implements AutoCloseable {
         targets[(int) (rows / 2)] = 17; // classes is 17: one past the last class
         write(t.data, encode(ACL_INT64, targets), 0);
         return w;
+    }
+
+    /**
+     * GroupNorm's samples, channels and groups by size — 4, 8 and 16 channels per group, from 6 to
+     * 128 groups in all, maps of 60 to 200 positions from 2^15 elements on — so that a program
+     * calling several sizes also changes the group geometry the kernels loop over.
+     */
+    private static long[] groupGeometry(long elements) {
+        return elements < 10_000 ? new long[] {2, 12, 3}
+                : elements < 100_000 ? new long[] {4, 64, 8} : new long[] {8, 256, 16};
     }
 
     private void input(String name, int dtype, long[] shape, boolean strided, SplittableRandom r, double lo,
