@@ -88,14 +88,16 @@ public interface DirectMath {
     /**
      * GroupNorm's row sums over {@code rows} rows that start {@code rowLength} elements apart:
      * {@code Σ a} and {@code Σ a·b} over the first {@code n} elements of each (a multiple of
-     * {@link #step()}), stored as a pair of doubles per row at byte {@code sumsAt} of {@code sums}.
-     * FLOAT adds in double; the 16-bit types add in fp32 lanes within chunks of 2048 elements
-     * (2^-18 to 2^-16 relative error at most, by vector width) and add the chunks in double.
+     * {@link #step()}; for FLOAT any count), stored as a pair of doubles per row at byte
+     * {@code sumsAt} of {@code sums}. FLOAT adds in double with {@link BulkMath#sumAndDot}'s
+     * operations in its order, so the same bits; the 16-bit types add in fp32 lanes within chunks
+     * of 2048 elements (2^-18 to 2^-16 relative error at most, by vector width) and add the chunks
+     * in double.
      */
     void groupSums(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength, long n,
             MemorySegment sums, long sumsAt);
 
-    /** {@code out = (float) (ca·a + cb·b + bias)}, in double, as {@link BulkMath#affine}. */
+    /** {@code out = (float) (ca·a + cb·b + bias)}, in double, as {@link BulkMath#affine}; {@code n} any count. */
     void affine(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb, double bias,
             MemorySegment out, long outAt, int n);
 

@@ -106,7 +106,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
             gammas = Scratch.get().weights((int) d);
             gamma.gather(g * d, gammas, (int) d);
         }
-        if (direct && hxw >= MIN_DIRECT_ROW) {
+        if (direct && (hxw >= MIN_DIRECT_ROW || dy.dtype() == DType.FLOAT)) {
             directGroup(dy, x, mean, rstd, gammas, c, hxw, d, i, g, task, gradInput, workspace);
         } else if (d * hxw <= CACHED_GROUP) {
             cachedGroup(dy, x, mean, rstd, gammas, c, hxw, d, i, g, task, gradInput, workspace);
@@ -139,8 +139,9 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
     }
 
     /**
-     * Shorter rows (7×7, 14×14 maps) take the cached group even when dense: the direct loops would
-     * leave a remainder of every row to a gather of its own.
+     * Shorter 16-bit rows (7×7, 14×14 maps) take the cached group even when dense: their direct
+     * loops would leave a remainder of every row to a gather of its own. FLOAT's loops finish each
+     * row themselves, so dense FLOAT rows of any length go direct.
      */
     private static final long MIN_DIRECT_ROW = 512;
 
@@ -200,10 +201,14 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         double s1 = 0;
         double s2 = 0;
         long firstRow = i * c + g * d;
+        // the group's sums copied out first: a loop over the workspace segment got a profiled loop
+        // predicate that failed whenever the group size changed, recompiling in a storm
+        double[] pairs = Scratch.get().sums(2 * (int) d);
+        MemorySegment.copy(workspace, F64, 16 * firstRow, pairs, 0, 2 * (int) d);
         for (int r = 0; r < d; r++) {
             double gm = gammas == null ? 1 : gammas[r];
-            s1 += gm * workspace.getAtIndex(F64, 2 * (firstRow + r));
-            s2 += gm * workspace.getAtIndex(F64, 2 * (firstRow + r) + 1);
+            s1 += gm * pairs[2 * r];
+            s2 += gm * pairs[2 * r + 1];
         }
         double m = (double) d * hxw;
         double coefX = (s1 * mu - s2) * rs * rs * rs / m;
@@ -230,7 +235,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         DType dt = dy.dtype();
         long firstRow = i * c + g * d;
         long first = firstRow * hxw;
-        long part = hxw - hxw % math.step();
+        long part = dt == DType.FLOAT ? hxw : hxw - hxw % math.step(); // FLOAT's loops take whole rows
         math.groupSums(dt, dy.segment(), dy.denseOffset(first), x.segment(), x.denseOffset(first), d, hxw, part,
                 workspace, 16 * firstRow);
         if (part < hxw) {
@@ -250,7 +255,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         if (dt == DType.FLOAT) {
             for (long r = 0; r < d; r++) {
                 double coefDy = rs * (gammas == null ? 1 : gammas[(int) r]);
-                for (long done = 0; done < part; done += Blocks.SIZE) { // Blocks.SIZE is a multiple of step()
+                for (long done = 0; done < part; done += Blocks.SIZE) { // an int count per call
                     long start = (firstRow + r) * hxw + done;
                     math.affine(dt, dy.segment(), dy.denseOffset(start), x.segment(), x.denseOffset(start), coefDy,
                             coefX, bias, gradInput.segment(), gradInput.denseOffset(start),

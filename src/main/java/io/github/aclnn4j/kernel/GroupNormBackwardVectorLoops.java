@@ -17,6 +17,8 @@ import jdk.incubator.vector.VectorOperators;
  * update and the 16-bit types' fp32 update; see {@link VectorLanes} for the rules they follow.
  */
 final class GroupNormBackwardVectorLoops {
+    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
+
     private GroupNormBackwardVectorLoops() {}
 
     static void groupSums(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
@@ -39,7 +41,8 @@ final class GroupNormBackwardVectorLoops {
             DoubleVector dot = DoubleVector.zero(D);
             long aRow = aAt + 4L * rowLength * r;
             long bRow = bAt + 4L * rowLength * r;
-            for (int i = 0; i < n; i += FD.length()) {
+            long bound = n - n % FD.length();
+            for (int i = 0; i < bound; i += FD.length()) {
                 DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aRow + 4L * i, ORDER)
                         .convertShape(VectorOperators.F2D, D, 0);
                 DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bRow + 4L * i, ORDER)
@@ -48,9 +51,16 @@ final class GroupNormBackwardVectorLoops {
                 dot = ad.fma(bd, dot);
             }
             sum.intoArray(lanes, 0);
-            sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(lanes));
+            double s = VectorBulkMath.sumLanes(lanes);
             dot.intoArray(lanes, 0);
-            sums.set(F64, sumsAt + 16L * r + 8, VectorBulkMath.sumLanes(lanes));
+            double d = VectorBulkMath.sumLanes(lanes);
+            for (long i = bound; i < n; i++) { // the row's last elements, in order, as BulkMath#sumAndDot adds them
+                float ai = a.get(F32, aRow + 4L * i);
+                s += ai;
+                d += (double) ai * b.get(F32, bRow + 4L * i);
+            }
+            sums.set(F64, sumsAt + 16L * r, s);
+            sums.set(F64, sumsAt + 16L * r + 8, d);
         }
     }
 
@@ -143,13 +153,17 @@ final class GroupNormBackwardVectorLoops {
         a = (MemorySegment) NATIVE.cast(a);
         b = (MemorySegment) NATIVE.cast(b);
         out = (MemorySegment) NATIVE.cast(out);
-        for (long o = 0, end = 4L * n; o < end; o += FD_BYTES) {
+        long end = 4L * (n - n % FD.length());
+        for (long o = 0; o < end; o += FD_BYTES) {
             DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aAt + o, ORDER)
                     .convertShape(VectorOperators.F2D, D, 0);
             DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bAt + o, ORDER)
                     .convertShape(VectorOperators.F2D, D, 0);
             DoubleVector r = ad.mul(ca).add(bd.mul(cb)).add(bias);
             ((FloatVector) r.convertShape(VectorOperators.D2F, FD, 0)).intoMemorySegment(out, outAt + o, ORDER);
+        }
+        for (long o = end; o < 4L * n; o += 4) { // the last elements, with the same operations
+            out.set(F32, outAt + o, (float) (ca * a.get(F32, aAt + o) + cb * b.get(F32, bAt + o) + bias));
         }
     }
 
