@@ -9,15 +9,15 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingStream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code ./aclnn4j bench usage}: every call of {@code bench/usage.txt} in one JVM, as a
@@ -25,7 +25,8 @@ import jdk.jfr.consumer.RecordingStream;
  * have run, with whatever the JIT made of them), then PyTorch 1.13 on the same calls
  * ({@code bench/torch_usage.py}, when {@code /usr/bin/python3} has torch). Prints a table per part
  * (the matrix, the size sweep) with the ratio to PyTorch, to the operator's dense call of the same
- * size, and the library's deoptimizations during each call (JFR); writes the tables and a chart
+ * size, and the library's deoptimizations during each call (the JVM's own log, which the launcher
+ * asks for; "n/a" without it); writes the tables and a chart
  * of the ratios to {@code target/bench/usage.md} and {@code usage.svg}.
  * Arguments: {@code [seconds per call (0.3)] [--only TEXT[|TEXT...]]} (lines containing one of the texts).
  */
@@ -37,7 +38,7 @@ public final class UsageBench {
     private static final class Result {
         final UsageCall call;
         final double[] ms = new double[2];
-        final Instant[][] windows = new Instant[2][2];
+        final double[][] windows = new double[2][2]; // JVM uptime in seconds
         int deopts;
         String torch = "";
 
@@ -73,39 +74,18 @@ public final class UsageBench {
         AclrtStream stream = new AclrtStream();
         check(AclRt.createStream(stream), "aclrtCreateStream");
 
-        List<Instant> deoptimizations = new ArrayList<>();
-        try (RecordingStream jfr = new RecordingStream()) {
-            jfr.enable("jdk.Deoptimization");
-            jfr.onEvent("jdk.Deoptimization", e -> {
-                if (libraryMethod(e)) {
-                    synchronized (deoptimizations) {
-                        deoptimizations.add(e.getStartTime());
-                    }
-                }
-            });
-            jfr.startAsync();
-            for (int pass = 0; pass < 2; pass++) {
-                for (Result r : results) {
-                    try (UsageCall call = r.call.make()) {
-                        r.windows[pass][0] = Instant.now();
-                        r.ms[pass] = medianMs(call, stream, seconds);
-                        r.windows[pass][1] = Instant.now();
-                    }
-                    System.err.printf(Locale.ROOT, "pass %d  line %3d  %9.3f ms  %s%n", pass + 1, r.call.line,
-                            r.ms[pass], r.call.text);
-                }
-            }
-            Thread.sleep(1500); // JFR delivers events about a second late
-        }
-        for (Instant d : deoptimizations) {
+        for (int pass = 0; pass < 2; pass++) {
             for (Result r : results) {
-                for (Instant[] w : r.windows) {
-                    if (!d.isBefore(w[0]) && !d.isAfter(w[1])) {
-                        r.deopts++;
-                    }
+                try (UsageCall call = r.call.make()) {
+                    r.windows[pass][0] = uptimeSeconds();
+                    r.ms[pass] = medianMs(call, stream, seconds);
+                    r.windows[pass][1] = uptimeSeconds();
                 }
+                System.err.printf(Locale.ROOT, "pass %d  line %3d  %9.3f ms  %s%n", pass + 1, r.call.line,
+                        r.ms[pass], r.call.text);
             }
         }
+        countDeoptimizations(results);
         torch(results, seconds, only);
         String report = table("The calls programs make, all in one JVM", results, false)
                 + table("The size sweep (FLOAT), in the same JVM", results, true);
@@ -116,10 +96,39 @@ public final class UsageBench {
         System.out.println("Written: " + OUT.resolve("usage.md") + ", " + OUT.resolve("usage.svg"));
     }
 
-    private static boolean libraryMethod(RecordedEvent e) {
-        Object method = e.getValue("method");
-        return method != null && e.getValue("method.type.name") instanceof String type
-                && type.startsWith("io.github.aclnn4j") && !type.startsWith("io.github.aclnn4j.bench");
+    /**
+     * The JVM's own deoptimization log, when the launcher started this JVM with one
+     * ({@code -Xlog:deoptimization=debug:file=F:uptime} and {@code -Daclnn4j.bench.deoptLog=F}):
+     * JFR's stream had delivered none of a recompilation storm's events here.
+     */
+    private static final String DEOPT_LOG = System.getProperty("aclnn4j.bench.deoptLog");
+    /** {@code [1.234s] ... level=4 io.github.aclnn4j.kernel.X.y(...)... trap_bci=...}. */
+    private static final Pattern DEOPT = Pattern.compile("^\\[(\\d+\\.\\d+)s\\].* (io\\.github\\.aclnn4j\\.[\\w.$]+)\\(.* trap_bci=");
+
+    private static double uptimeSeconds() {
+        return ManagementFactory.getRuntimeMXBean().getUptime() / 1000.0;
+    }
+
+    /** Each call's library deoptimizations (not the bench's own) inside its timed windows; -1 without a log. */
+    private static void countDeoptimizations(List<Result> results) throws IOException {
+        if (DEOPT_LOG == null) {
+            results.forEach(r -> r.deopts = -1);
+            return;
+        }
+        for (String line : Files.readAllLines(Path.of(DEOPT_LOG))) {
+            Matcher m = DEOPT.matcher(line);
+            if (!m.find() || m.group(2).startsWith("io.github.aclnn4j.bench.")) {
+                continue;
+            }
+            double at = Double.parseDouble(m.group(1));
+            for (Result r : results) {
+                for (double[] w : r.windows) {
+                    if (at >= w[0] && at <= w[1]) {
+                        r.deopts++;
+                    }
+                }
+            }
+        }
     }
 
     /** Warms up for a fifth of {@code seconds}, then times single calls for {@code seconds}: their median. */
@@ -189,11 +198,12 @@ public final class UsageBench {
             }
             double torch = r.torchMs();
             Double d = dense.get(r.call.denseKey());
-            s.append(String.format(Locale.ROOT, "| %d | %s | %d | %.3f | %.3f | %s | %s | %s | %d |%n", r.call.line,
+            s.append(String.format(Locale.ROOT, "| %d | %s | %d | %.3f | %.3f | %s | %s | %s | %s |%n", r.call.line,
                     r.call.text.replaceFirst("^sweep ", ""), r.call.elements, r.ms[0], r.ms[1],
                     Double.isNaN(torch) ? r.torch : String.format(Locale.ROOT, "%.3f", torch),
                     Double.isNaN(torch) ? "" : String.format(Locale.ROOT, "%.2f", torch / r.ms[1]),
-                    d == null ? "" : String.format(Locale.ROOT, "%.2f", r.ms[1] / d), r.deopts));
+                    d == null ? "" : String.format(Locale.ROOT, "%.2f", r.ms[1] / d),
+                    r.deopts < 0 ? "n/a" : Integer.toString(r.deopts)));
         }
         return s.toString();
     }
