@@ -1,7 +1,6 @@
 package io.github.aclnn4j.kernel;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * How kernels cut work: logical element ranges of {@link #SIZE} elements. Reductions sum each block
@@ -20,18 +19,18 @@ public final class Blocks {
 
     /** Pairwise sum of {@code n} doubles stored at the start of {@code partials}. */
     public static double pairwiseSum(MemorySegment partials, long n) {
-        return pairwise(partials, 0, n);
+        return pairwise(Scratch.get().workspaceDoubles(partials, 0, Math.toIntExact(n)), 0, (int) n);
     }
 
-    private static double pairwise(MemorySegment partials, long from, long n) {
+    private static double pairwise(double[] partials, int from, int n) {
         if (n <= 8) {
             double s = 0;
-            for (long i = 0; i < n; i++) {
-                s += partials.getAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, from + i);
+            for (int i = 0; i < n; i++) {
+                s += partials[from + i];
             }
             return s;
         }
-        long half = n / 2;
+        int half = n / 2;
         return pairwise(partials, from, half) + pairwise(partials, from + half, n - half);
     }
 }

@@ -80,10 +80,12 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
             x.gather(first + p * c, xRows, rows * c);
             BulkMath.INSTANCE.addChannelRows(dyRows, xRows, rows, c, sums, dots);
         }
+        double[] pairs = s.sums(2 * c);
         for (int ch = 0; ch < c; ch++) {
-            workspace.setAtIndex(F64, 2 * (sample * c + ch), sums[ch]);
-            workspace.setAtIndex(F64, 2 * (sample * c + ch) + 1, dots[ch]);
+            pairs[2 * ch] = sums[ch];
+            pairs[2 * ch + 1] = dots[ch];
         }
+        MemorySegment.copy(pairs, 0, workspace, F64, 16 * sample * c, 2 * c);
         int d = c / group;
         if (gradInput != null) {
             // the coefficients per channel, in the spent sums and dots and the third array

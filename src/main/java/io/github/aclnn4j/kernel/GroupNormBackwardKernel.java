@@ -78,12 +78,13 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         if (gradGamma == null && gradBeta == null) {
             return;
         }
+        double[] pairs = Scratch.get().workspaceDoubles(workspace, 0, Math.toIntExact(2 * n * c));
         for (long ch = 0; ch < c; ch++) {
             double beta = 0;
             double gam = 0;
             for (long i = 0; i < n; i++) {
-                beta += workspace.getAtIndex(F64, 2 * (i * c + ch));
-                gam += workspace.getAtIndex(F64, 2 * (i * c + ch) + 1);
+                beta += pairs[(int) (2 * (i * c + ch))];
+                gam += pairs[(int) (2 * (i * c + ch) + 1)];
             }
             if (gradBeta != null) {
                 gradBeta.set(ch, (float) beta);
@@ -131,11 +132,11 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
      * gradGamma term {@code (Σdy·x − mean·Σdy)·rstd}: the final reduction over n then only adds.
      */
     static void gammaTerms(double mu, double rs, long firstRow, long d, MemorySegment workspace) {
-        for (long row = firstRow; row < firstRow + d; row++) {
-            double sdy = workspace.getAtIndex(F64, 2 * row);
-            double sdyx = workspace.getAtIndex(F64, 2 * row + 1);
-            workspace.setAtIndex(F64, 2 * row + 1, (sdyx - mu * sdy) * rs);
+        double[] pairs = Scratch.get().workspaceDoubles(workspace, 2 * firstRow, 2 * (int) d);
+        for (int r = 0; r < d; r++) {
+            pairs[2 * r + 1] = (pairs[2 * r + 1] - mu * pairs[2 * r]) * rs;
         }
+        MemorySegment.copy(pairs, 0, workspace, F64, 16 * firstRow, 2 * (int) d);
     }
 
     /**
@@ -201,10 +202,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         double s1 = 0;
         double s2 = 0;
         long firstRow = i * c + g * d;
-        // the group's sums copied out first: a loop over the workspace segment got a profiled loop
-        // predicate that failed whenever the group size changed, recompiling in a storm
-        double[] pairs = Scratch.get().sums(2 * (int) d);
-        MemorySegment.copy(workspace, F64, 16 * firstRow, pairs, 0, 2 * (int) d);
+        double[] pairs = Scratch.get().workspaceDoubles(workspace, 2 * firstRow, 2 * (int) d);
         for (int r = 0; r < d; r++) {
             double gm = gammas == null ? 1 : gammas[r];
             s1 += gm * pairs[2 * r];

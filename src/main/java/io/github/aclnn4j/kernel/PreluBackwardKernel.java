@@ -84,20 +84,22 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
         long weights = layout.weights;
         Parallel.forEach(layout.tasks, layout.longRows ? Blocks.SIZE
                 : layout.outerPerSlab * layout.channels * layout.inner, this, workspace);
+        long partials = layout.longRows ? layout.outer * layout.channels * layout.blocksPerRow : layout.tasks * weights;
+        double[] ws = Scratch.get().workspaceDoubles(workspace, 0, Math.toIntExact(partials));
         for (long k = 0; k < weights; k++) {
             double sum = 0;
             if (layout.longRows) {
                 for (long o = 0; o < layout.outer; o++) {
                     for (long c = weights == 1 ? 0 : k; c < (weights == 1 ? layout.channels : k + 1); c++) {
-                        long first = (o * layout.channels + c) * layout.blocksPerRow;
-                        for (long b = 0; b < layout.blocksPerRow; b++) {
-                            sum += workspace.getAtIndex(F64, first + b);
+                        int first = (int) ((o * layout.channels + c) * layout.blocksPerRow);
+                        for (int b = 0; b < layout.blocksPerRow; b++) {
+                            sum += ws[first + b];
                         }
                     }
                 }
             } else {
                 for (long t = 0; t < layout.tasks; t++) {
-                    sum += workspace.getAtIndex(F64, t * weights + k);
+                    sum += ws[(int) (t * weights + k)];
                 }
             }
             gradWeight.set(k, (float) sum);
@@ -142,9 +144,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
         } else {
             shortRows(firstRow, endRow, s, w, acc);
         }
-        for (int k = 0; k < layout.weights; k++) {
-            workspace.setAtIndex(F64, task * layout.weights + k, acc[k]);
-        }
+        MemorySegment.copy(acc, 0, workspace, F64, 8 * task * layout.weights, (int) layout.weights);
     }
 
     /** Rows of a slab through the direct loops, a row (one channel; inner < Blocks.SIZE) at a time. */

@@ -138,6 +138,22 @@ final class Scratch {
         return channelDoubles;
     }
 
+    /** A kernel's workspace values on their way into loops; see {@link #workspaceDoubles}. */
+    private double[] workspaceDoubles = new double[64];
+
+    /**
+     * {@code n} doubles of {@code workspace} from double index {@code from}, bulk-copied into a
+     * reused array: loops over a workspace segment got profiled loop predicates that failed at
+     * every change of call shape, recompiling again and again (JitStabilityTest's phase check).
+     */
+    double[] workspaceDoubles(MemorySegment workspace, long from, int n) {
+        if (workspaceDoubles.length < n) {
+            workspaceDoubles = new double[Math.max(n, 2 * workspaceDoubles.length)];
+        }
+        MemorySegment.copy(workspace, ValueLayout.JAVA_DOUBLE_UNALIGNED, 8 * from, workspaceDoubles, 0, n);
+        return workspaceDoubles;
+    }
+
     /** Grows {@link #groupA} and {@link #groupB} to at least {@code n} elements. */
     void ensureGroupRows(int n) {
         if (groupA.length < n) {
