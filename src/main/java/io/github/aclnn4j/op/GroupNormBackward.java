@@ -85,11 +85,7 @@ public final class GroupNormBackward {
                         + ", got " + c);
             }
         }
-        check.rank("gradOut", gradOut);
-        check.rank("input", input);
-        check.rank("mean", mean);
-        check.rank("rstd", rstd);
-        check.rank("gamma", gamma);
+        check.rank("gradOut", gradOut); // CANN checks gradOut's rank alone; the others' shapes are free
         long total = product(n, c, hxw);
         long stats = product(n, group, 1);
         countEquals(gradOut, "gradOut", total, "N * C * HxW");

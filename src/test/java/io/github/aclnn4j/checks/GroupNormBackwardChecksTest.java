@@ -76,6 +76,16 @@ class GroupNormBackwardChecksTest {
                         .reshape("input", 2, 4, 3, 1, 1, 1, 1, 1, 1).reshape("gradInput", 2, 4, 3, 1, 1, 1, 1, 1, 1)),
                 accepts("gradOut, input, gradInput rank 8", a -> a.reshape("gradOut", 2, 4, 3, 1, 1, 1, 1, 1)
                         .reshape("input", 2, 4, 3, 1, 1, 1, 1, 1).reshape("gradInput", 2, 4, 3, 1, 1, 1, 1, 1)),
+                rejects("gradOut rank 9 alone", INVALID, a -> a.reshape("gradOut", 2, 4, 3, 1, 1, 1, 1, 1, 1))
+                        .naming("gradOut"),
+                // CANN checks gradOut's rank alone: input, gradInput, mean, rstd and gamma may have more
+                accepts("input and gradInput rank 9", a -> a.reshape("input", 2, 4, 3, 1, 1, 1, 1, 1, 1)
+                        .reshape("gradInput", 2, 4, 3, 1, 1, 1, 1, 1, 1)),
+                accepts("mean, rstd [2,2,1,1,1,1,1,1,1]; gamma and its gradients [1,1,1,1,1,1,1,1,4]",
+                        a -> a.reshape("mean", 2, 2, 1, 1, 1, 1, 1, 1, 1).reshape("rstd", 2, 2, 1, 1, 1, 1, 1, 1, 1)
+                                .reshape("gamma", 1, 1, 1, 1, 1, 1, 1, 1, 4)
+                                .reshape("gradGammaOut", 1, 1, 1, 1, 1, 1, 1, 1, 4)
+                                .reshape("gradBetaOut", 1, 1, 1, 1, 1, 1, 1, 1, 4)),
                 rejects("gradOut [2,4,2]", INVALID, a -> a.reshape("gradOut", 2, 4, 2)).naming("gradOut"),
                 rejects("input and gradInput [2,4,2]", INVALID,
                         a -> a.reshape("input", 2, 4, 2).reshape("gradInput", 2, 4, 2)),
