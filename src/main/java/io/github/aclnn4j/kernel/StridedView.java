@@ -8,7 +8,7 @@ import java.lang.foreign.ValueLayout;
 /**
  * An operand as a kernel sees it: typed elements of {@code segment} at
  * {@code base + Σ index[d]·strides[d]·byteSize}, read and written in logical (row-major) order of
- * {@code shape}. Dimensions that can be walked as one are merged at construction, so a contiguous
+ * {@code shape} (the complex types only written: a real value, imaginary part zero). Dimensions that can be walked as one are merged at construction, so a contiguous
  * view is a single run however many dimensions it has. Values travel as float: FLOAT16 and BFLOAT16
  * are widened on load and rounded to nearest even on store. The caller (phase 1) has checked that
  * every element lies inside the segment.
@@ -482,6 +482,14 @@ public final class StridedView {
             case FLOAT16 -> segment.set(I16, off, HalfFloats.toHalf(v));
             case BF16 -> segment.set(I16, off, HalfFloats.toBf16(v));
             case DOUBLE -> segment.set(F64, off, v);
+            case COMPLEX64 -> { // a real value: imaginary part zero, as a cast from a float type gives
+                segment.set(F32, off, v);
+                segment.set(F32, off + 4, 0f);
+            }
+            case COMPLEX128 -> {
+                segment.set(F64, off, v);
+                segment.set(F64, off + 8, 0.0);
+            }
             default -> throw new IllegalStateException("no float store for " + dtype);
         }
     }

@@ -32,7 +32,7 @@ public final class NllLossBackward {
         check.sameDtype("weight", weight, "self", self);
         check.sameDtype("gradOutput", gradOutput, "self", self);
         check.sameDtype("totalWeight", totalWeight, "self", self);
-        check.floatDtype("out", out);
+        check.castsTo("self's dtype", self.dtype(), "out", out); // SPEC 5.5(2), CANN's CanCast
         check.dtypeIn("target", target, TARGET_TYPES);
         check.reduction(reduction);
         if (self.rank() != 1 && self.rank() != 2) {

@@ -56,6 +56,11 @@ class NllLossBackwardChecksTest {
                 accepts("out FLOAT16 (castable from FLOAT)", a -> a.retype("out", ACL_FLOAT16)),
                 accepts("out BF16 (castable from FLOAT)", a -> a.retype("out", ACL_BF16)),
                 rejects("out BOOL", INVALID, a -> a.retype("out", ACL_BOOL)).naming("out"),
+                // SPEC 5.5(2) and CANN's CanCast: any type a float casts to
+                accepts("out DOUBLE (castable from FLOAT)", a -> a.retype("out", ACL_DOUBLE)),
+                accepts("out COMPLEX64 (castable from FLOAT)", a -> a.retype("out", ACL_COMPLEX64)),
+                accepts("out COMPLEX128 (castable from FLOAT)", a -> a.retype("out", ACL_COMPLEX128)),
+                rejects("out INT32", INVALID, a -> a.retype("out", ACL_INT32)).naming("out"),
                 accepts("target INT32", a -> target(a, ACL_INT32, 0, 3, 1)),
                 accepts("target UINT8", a -> target(a, ACL_UINT8, 0, 3, 1)),
                 rejects("target INT8", INVALID, a -> target(a, ACL_INT8, 0, 3, 1)),
@@ -111,6 +116,35 @@ class NllLossBackwardChecksTest {
     void phase1(Change change) {
         try (DeviceArena arena = new DeviceArena()) {
             change.check(OP.baseline(arena, ACL_FLOAT));
+        }
+    }
+
+    /**
+     * A DOUBLE or complex out holds the FLOAT out's values (a complex one as real parts with zero
+     * imaginary parts), the cast CANN applies after its kernel.
+     */
+    @Test
+    void wideAndComplexOutsHoldTheFloatValues() {
+        try (DeviceArena arena = new DeviceArena()) {
+            OpArgs plain = OP.baseline(arena, ACL_FLOAT);
+            plain.run(null);
+            java.nio.ByteBuffer floats = java.nio.ByteBuffer.wrap(arena.dataBytes(plain.tensor("out"), 12 * 4))
+                    .order(java.nio.ByteOrder.nativeOrder());
+            for (int dtype : new int[] {ACL_DOUBLE, ACL_COMPLEX64, ACL_COMPLEX128}) {
+                OpArgs wide = OP.baseline(arena, ACL_FLOAT).retype("out", dtype);
+                wide.run(null);
+                int size = dtype == ACL_COMPLEX128 ? 16 : 8;
+                java.nio.ByteBuffer got = java.nio.ByteBuffer.wrap(arena.dataBytes(wide.tensor("out"), 12 * size))
+                        .order(java.nio.ByteOrder.nativeOrder());
+                for (int i = 0; i < 12; i++) {
+                    double expected = floats.getFloat(4 * i);
+                    double real = dtype == ACL_COMPLEX64 ? got.getFloat(size * i) : got.getDouble(size * i);
+                    double imaginary = dtype == ACL_DOUBLE ? 0
+                            : dtype == ACL_COMPLEX64 ? got.getFloat(size * i + 4) : got.getDouble(size * i + 8);
+                    assertEquals(expected, real, "element " + i + " of out dtype " + dtype);
+                    assertEquals(0.0, imaginary, "imaginary part of element " + i + " of out dtype " + dtype);
+                }
+            }
         }
     }
 

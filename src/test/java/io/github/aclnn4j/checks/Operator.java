@@ -264,6 +264,12 @@ public enum Operator {
                     .set("out", a.tensor(dtype, 3, 4));
         }
 
+        /** SPEC 5.5(2): out takes any dtype self's casts to (DOUBLE, the complex types), on every SoC. */
+        @Override
+        public List<String> castOnlySlots() {
+            return List.of("out");
+        }
+
         @Override
         int plan(OpArgs x, long[] workspaceSize, AclOpExecutor executor) {
             return Aclnn.nllLossBackwardGetWorkspaceSize(x.tensor("gradOutput"), x.tensor("self"), x.tensor("target"),
@@ -296,6 +302,11 @@ public enum Operator {
 
     /** Plain format tags CANN's code refuses for this operator (tagged on every tensor). */
     public List<Integer> refusedPlainFormats() {
+        return List.of();
+    }
+
+    /** Slots whose dtype need only be one that self's casts to, not a float type of the SoC's list. */
+    public List<String> castOnlySlots() {
         return List.of();
     }
 
