@@ -34,6 +34,7 @@ class DenseRandomTest {
         add(cases, "BinaryCrossEntropy", 0xE7_0000L, BinaryCrossEntropyCase::run);
         add(cases, "BinaryCrossEntropyWithLogitsBackward", 0xE8_0000L, BinaryCrossEntropyWithLogitsBackwardCase::run);
         add(cases, "NllLoss", 0xE9_0000L, NllLossCase::run);
+        add(cases, "GroupNorm", 0xEA_0000L, GroupNormCase::run);
         return cases.build();
     }
 

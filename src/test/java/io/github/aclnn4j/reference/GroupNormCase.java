@@ -12,7 +12,12 @@ public final class GroupNormCase {
     private GroupNormCase() {}
 
     public static long[][] run(long seed, int maxNumel) {
-        return run(seed, false);
+        return run(seed, false, false);
+    }
+
+    /** As {@link #run(long, int)}; {@code dense} makes a case of dense tensors of one float type, maps up to 40 × 40. */
+    public static long[][] run(long seed, int maxNumel, boolean dense) {
+        return run(seed, dense, false);
     }
 
     /**
@@ -20,7 +25,11 @@ public final class GroupNormCase {
      * ([N, C, H, W] maps of about 200 × 200), beyond those the kernel reads only once.
      */
     public static long[][] run(long seed, boolean largeGroups) {
-        try (CaseContext ctx = new CaseContext("aclnnGroupNorm", seed, false)) {
+        return run(seed, false, largeGroups);
+    }
+
+    private static long[][] run(long seed, boolean dense, boolean largeGroups) {
+        try (CaseContext ctx = new CaseContext("aclnnGroupNorm", seed, dense)) {
             CaseRandom r = ctx.random;
             int n = largeGroups ? 1 : r.nextInt(1, 4);
             int group = r.nextInt(1, largeGroups ? 3 : 4);
@@ -31,7 +40,7 @@ public final class GroupNormCase {
             shape[1] = c;
             long hxw = 1;
             for (int d = 2; d < rank; d++) {
-                shape[d] = largeGroups ? r.nextInt(180, 260) : r.nextInt(1, 6);
+                shape[d] = largeGroups ? r.nextInt(180, 260) : r.nextInt(1, dense && rank == 4 ? 41 : 6);
                 hxw *= shape[d];
             }
             StoredType type = r.floatType();
@@ -39,7 +48,7 @@ public final class GroupNormCase {
             double offset = r.uniform(-20, 20);
             ctx.note("group", group);
             ctx.note("eps", eps);
-            boolean channelsLast = rank == 4 && r.oneIn(3); // NHWC memory, the kernel's own path
+            boolean channelsLast = !dense && rank == 4 && r.oneIn(3); // NHWC memory, the kernel's own path
             StridedLayout selfLayout = channelsLast ? StridedLayout.channelsLast(shape) : ctx.layout(shape, true);
             DeviceTensor self = ctx.input("self", type, selfLayout.withFormat(2),
                     () -> offset + r.uniform(-2, 2));
