@@ -27,7 +27,8 @@ public interface DirectMath {
 
     /**
      * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward},
-     * {@link #bceWithLogits}, {@link #bceWithLogitsBackward}, {@link #preluForwardWeighted} and {@link #affine} (FLOAT only), {@link #bceWithLogitsUniform} and
+     * {@link #bceWithLogits}, {@link #bceWithLogitsBackward}, {@link #preluForwardWeighted}, {@link #readAndSum},
+     * {@link #affineStore} and {@link #affine} (FLOAT only), {@link #bceWithLogitsUniform} and
      * {@link #groupNormUpdate} (the 16-bit types).
      */
     boolean supports(DType dtype);
@@ -96,6 +97,18 @@ public interface DirectMath {
      */
     void groupSums(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength, long n,
             MemorySegment sums, long sumsAt);
+
+    /**
+     * GroupNorm forward's first pass, FLOAT: copies {@code n} floats from {@code x} into {@code dst}
+     * and returns their sum in double, with {@link BulkMath#sumAndDot}'s operations in its order.
+     */
+    double readAndSum(DType dtype, MemorySegment x, long xAt, float[] dst, int n);
+
+    /**
+     * GroupNorm forward's update, FLOAT: {@code out = (float) (k·s + 0·s + bias)} for the {@code n}
+     * values of {@code src} from {@code from}, {@link BulkMath#affine}'s operations with {@code cb = 0}.
+     */
+    void affineStore(DType dtype, float[] src, int from, int n, double k, double bias, MemorySegment out, long outAt);
 
     /** {@code out = (float) (ca·a + cb·b + bias)}, in double, as {@link BulkMath#affine}; {@code n} any count. */
     void affine(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb, double bias,

@@ -1,5 +1,6 @@
 package io.github.aclnn4j.kernel;
 
+import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -22,6 +23,8 @@ public final class GroupNormKernel implements Parallel.Tasks {
     private final StridedView out;
     private final StridedView mean;
     private final StridedView rstd;
+    /** Dense FLOAT self and out: the read fused with the sum, the update with the write ({@link DirectMath}). */
+    private final boolean direct;
 
     /**
      * The kernel of one plan, made by phase 1.
@@ -43,6 +46,8 @@ public final class GroupNormKernel implements Parallel.Tasks {
         this.out = out;
         this.mean = mean;
         this.rstd = rstd;
+        direct = DirectOperands.supported(DType.FLOAT) && DirectOperands.dense(self, DType.FLOAT)
+                && DirectOperands.dense(out, DType.FLOAT);
     }
 
     /** Runs the whole call: a task per sample and group on the library's threads. */
@@ -60,9 +65,25 @@ public final class GroupNormKernel implements Parallel.Tasks {
         if (count <= CACHED_GROUP) {
             s.ensureGroupRows((int) count);
             float[] x = s.groupA;
-            self.gather(first, x, (int) count);
-            double m = sum(x, 0, (int) count, s.sums(2)) / count;
+            double total;
+            if (direct) {
+                total = DirectOperands.math().readAndSum(DType.FLOAT, self.segment(), self.denseOffset(first), x,
+                        (int) count);
+            } else {
+                self.gather(first, x, (int) count);
+                total = sum(x, 0, (int) count, s.sums(2));
+            }
+            double m = total / count;
             double r = rstd(BulkMath.INSTANCE.squaredDeviations(x, 0, (int) count, m), count);
+            if (direct) {
+                store(task, m, r);
+                for (int row = 0; row < perGroup; row++) {
+                    double[] kb = coefficients(task, m, r, row);
+                    DirectOperands.math().affineStore(DType.FLOAT, x, row * (int) hxw, (int) hxw, kb[0], kb[1],
+                            out.segment(), out.denseOffset(first + row * hxw));
+                }
+                return;
+            }
             update(task, m, r, x, 0, (int) hxw, perGroup);
             out.scatter(first, x, (int) count);
             return;
@@ -114,14 +135,25 @@ public final class GroupNormKernel implements Parallel.Tasks {
      * from channel {@code firstRow} of the group.
      */
     private void update(long task, double m, double r, float[] x, long firstRow, int length, long rows) {
+        store(task, m, r);
+        for (int row = 0; row < rows; row++) {
+            double[] kb = coefficients(task, m, r, firstRow + row);
+            BulkMath.INSTANCE.affine(x, x, row * length, (row + 1) * length, kb[0], 0, kb[1]);
+        }
+    }
+
+    private void store(long task, double m, double r) {
         mean.set(task, (float) m);
         rstd.set(task, (float) r);
-        long firstChannel = (task % group) * (channels / group) + firstRow;
-        for (int row = 0; row < rows; row++) {
-            double k = r * (gamma == null ? 1 : gamma.get(firstChannel + row));
-            double bias = (beta == null ? 0 : beta.get(firstChannel + row)) - m * k;
-            BulkMath.INSTANCE.affine(x, x, row * length, (row + 1) * length, k, 0, bias);
-        }
+    }
+
+    /** {@code [k, bias]} of channel {@code row} of the group: {@code k = rstd·γ}, {@code bias = β − mean·k} (per-thread scratch). */
+    private double[] coefficients(long task, double m, double r, long row) {
+        long channel = (task % group) * (channels / group) + row;
+        double[] kb = Scratch.get().sums(2);
+        kb[0] = r * (gamma == null ? 1 : gamma.get(channel));
+        kb[1] = (beta == null ? 0 : beta.get(channel)) - m * kb[0];
+        return kb;
     }
 
     /** An empty self: mean 0 and rstd NaN over every (n, g), as CANN fills them. */

@@ -83,6 +83,17 @@ final class VectorDirectMath implements DirectMath {
     }
 
     @Override
+    public double readAndSum(DType dtype, MemorySegment x, long xAt, float[] dst, int n) {
+        return GroupNormVectorLoops.readAndSum(dtype, x, xAt, dst, n);
+    }
+
+    @Override
+    public void affineStore(DType dtype, float[] src, int from, int n, double k, double bias, MemorySegment out,
+            long outAt) {
+        GroupNormVectorLoops.affineStore(dtype, src, from, n, k, bias, out, outAt);
+    }
+
+    @Override
     public void groupSums(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
             long n, MemorySegment sums, long sumsAt) {
         GroupNormBackwardVectorLoops.groupSums(dtype, a, aAt, b, bAt, rows, rowLength, n, sums, sumsAt);

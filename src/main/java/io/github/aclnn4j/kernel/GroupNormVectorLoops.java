@@ -1,0 +1,64 @@
+package io.github.aclnn4j.kernel;
+
+import static io.github.aclnn4j.kernel.VectorLanes.*;
+
+import io.github.aclnn4j.tensor.DType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+
+/**
+ * GroupNorm forward's Vector API loops for {@link VectorDirectMath}, FLOAT: the group's read fused
+ * with its sum, and the per-channel update fused with the write, so that the arithmetic overlaps the
+ * memory traffic instead of following a copy; see {@link VectorLanes} for the rules they follow.
+ */
+final class GroupNormVectorLoops {
+    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
+
+    private GroupNormVectorLoops() {}
+
+    static double readAndSum(DType dtype, MemorySegment x, long xAt, float[] dst, int n) {
+        if (dtype != DType.FLOAT) {
+            throw unsupported(dtype);
+        }
+        x = (MemorySegment) NATIVE.cast(x);
+        DoubleVector sum = DoubleVector.zero(D);
+        int bound = n - n % FD.length();
+        for (int i = 0; i < bound; i += FD.length()) {
+            FloatVector v = FloatVector.fromMemorySegment(FD, x, xAt + 4L * i, ORDER);
+            v.intoArray(dst, i);
+            sum = sum.add((DoubleVector) v.convertShape(VectorOperators.F2D, D, 0));
+        }
+        double[] lanes = Scratch.get().lanes;
+        sum.intoArray(lanes, 0);
+        double s = VectorBulkMath.sumLanes(lanes);
+        for (int i = bound; i < n; i++) { // the last elements, in order, as BulkMath#sumAndDot adds them
+            float v = x.get(F32, xAt + 4L * i);
+            dst[i] = v;
+            s += v;
+        }
+        return s;
+    }
+
+    static void affineStore(DType dtype, float[] src, int from, int n, double k, double bias, MemorySegment out,
+            long outAt) {
+        if (dtype != DType.FLOAT) {
+            throw unsupported(dtype);
+        }
+        out = (MemorySegment) NATIVE.cast(out);
+        int bound = n - n % FD.length();
+        for (int i = 0; i < bound; i += FD.length()) {
+            DoubleVector v = (DoubleVector) FloatVector.fromArray(FD, src, from + i)
+                    .convertShape(VectorOperators.F2D, D, 0);
+            // BulkMath#affine's operations with cb = 0 (0·x kept: the same bits, signed zeros included)
+            ((FloatVector) v.mul(k).add(v.mul(0.0)).add(bias).convertShape(VectorOperators.D2F, FD, 0))
+                    .intoMemorySegment(out, outAt + 4L * i, ORDER);
+        }
+        for (int i = bound; i < n; i++) {
+            float xi = src[from + i];
+            out.set(F32, outAt + 4L * i, (float) (k * xi + 0.0 * xi + bias));
+        }
+    }
+}
