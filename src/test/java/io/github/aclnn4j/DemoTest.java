@@ -15,10 +15,8 @@ import io.github.aclnn4j.demo.NllLossBackwardExample;
 import io.github.aclnn4j.demo.NllLossExample;
 import io.github.aclnn4j.demo.PreluBackwardExample;
 import io.github.aclnn4j.demo.PreluExample;
+import io.github.aclnn4j.testing.Examples;
 import io.github.aclnn4j.testing.TestDevice;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -292,17 +290,6 @@ class DemoTest {
 
     /** Runs an example with System.out captured; it must return 0. Returns the printed lines. */
     private static List<String> run(IntSupplier example) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        int ret;
-        try (PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            System.setOut(capture);
-            ret = example.getAsInt();
-        } finally {
-            System.setOut(original);
-        }
-        String output = captured.toString(StandardCharsets.UTF_8);
-        assertEquals(0, ret, () -> "the example returned " + ret + ", printing:\n" + output);
-        return output.lines().toList();
+        return Examples.printedLines(example);
     }
 }

@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.aclnn4j.acl.Acl;
 import io.github.aclnn4j.demo.TrainingStepExample;
+import io.github.aclnn4j.testing.Examples;
 import io.github.aclnn4j.testing.TestDevice;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -93,17 +92,6 @@ class TrainingStepTest {
 
     /** Runs the example with System.out captured; it must return 0. Returns the printed lines. */
     private static List<String> run() {
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        int ret;
-        try (PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            System.setOut(capture);
-            ret = TrainingStepExample.run();
-        } finally {
-            System.setOut(original);
-        }
-        String output = captured.toString(StandardCharsets.UTF_8);
-        assertEquals(0, ret, () -> "the example returned " + ret + ", printing:\n" + output);
-        return output.lines().toList();
+        return Examples.printedLines(TrainingStepExample::run);
     }
 }
