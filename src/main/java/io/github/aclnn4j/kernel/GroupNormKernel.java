@@ -75,8 +75,8 @@ public final class GroupNormKernel implements Parallel.Tasks {
             }
             double m = total / count;
             double r = rstd(BulkMath.INSTANCE.squaredDeviations(x, 0, (int) count, m), count);
+            store(task, m, r);
             if (direct) {
-                store(task, m, r);
                 for (int row = 0; row < perGroup; row++) {
                     double[] kb = coefficients(task, m, r, row);
                     DirectOperands.math().affineStore(DType.FLOAT, x, row * (int) hxw, (int) hxw, kb[0], kb[1],
@@ -103,6 +103,7 @@ public final class GroupNormKernel implements Parallel.Tasks {
             squares += BulkMath.INSTANCE.squaredDeviations(x, 0, len, m);
         }
         double r = rstd(squares, count);
+        store(task, m, r);
         for (long c = 0; c < perGroup; c++) {
             long rowStart = first + c * hxw;
             for (long at = 0; at < hxw; at += x.length) {
@@ -130,12 +131,10 @@ public final class GroupNormKernel implements Parallel.Tasks {
     }
 
     /**
-     * Stores the group's mean and rstd, and applies {@code out = x·k + (β − mean·k)}, k = rstd·γ,
-     * to {@code rows} rows of {@code length} elements of {@code x} from index 0, channel by channel
-     * from channel {@code firstRow} of the group.
+     * Applies {@code out = x·k + (β − mean·k)}, k = rstd·γ, to {@code rows} rows of {@code length}
+     * elements of {@code x} from index 0, channel by channel from channel {@code firstRow} of the group.
      */
     private void update(long task, double m, double r, float[] x, long firstRow, int length, long rows) {
-        store(task, m, r);
         for (int row = 0; row < rows; row++) {
             double[] kb = coefficients(task, m, r, firstRow + row);
             BulkMath.INSTANCE.affine(x, x, row * length, (row + 1) * length, kb[0], 0, kb[1]);
