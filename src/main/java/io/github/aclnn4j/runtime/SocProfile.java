@@ -41,7 +41,8 @@ public enum SocProfile {
     private final boolean a2Rules;
     private final boolean regbase;
     private final Set<String> unsupported;
-    private final List<String> aliases;
+    /** The short name, then the aliases, as {@link #named} matches them. */
+    private final List<String> names;
 
     SocProfile(String socName, boolean bf16, boolean a2Rules, boolean regbase, Set<String> unsupported,
             String... aliases) {
@@ -50,7 +51,9 @@ public enum SocProfile {
         this.a2Rules = a2Rules;
         this.regbase = regbase;
         this.unsupported = unsupported;
-        this.aliases = List.of(aliases);
+        List<String> all = new java.util.ArrayList<>(List.of(socName));
+        all.addAll(List.of(aliases));
+        this.names = List.copyOf(all);
     }
 
     /** The environment cannot change in a running JVM; reading it costs an allocation per call. */
@@ -79,7 +82,7 @@ public enum SocProfile {
             if (p.name().equals(name.toUpperCase(Locale.ROOT))) {
                 return p;
             }
-            for (String known : p.names()) {
+            for (String known : p.names) {
                 String k = known.toLowerCase(Locale.ROOT);
                 if (lower.equals(k)) {
                     return p;
@@ -91,11 +94,6 @@ public enum SocProfile {
             }
         }
         return best == null ? ASCEND910B : best;
-    }
-
-    private List<String> names() {
-        return aliases.isEmpty() ? List.of(socName) : java.util.stream.Stream.concat(java.util.stream.Stream.of(
-                socName), aliases.stream()).toList();
     }
 
     /** CANN's short SoC name, as its SocVersion strings spell it. */
