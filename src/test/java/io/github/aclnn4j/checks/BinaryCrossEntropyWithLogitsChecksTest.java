@@ -136,17 +136,13 @@ class BinaryCrossEntropyWithLogitsChecksTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("changes")
     void phase1(Change change) {
-        try (DeviceArena arena = new DeviceArena()) {
-            change.check(OP.baseline(arena, ACL_FLOAT));
-        }
+        change.checkOnBaseline(OP);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cannUnitTests")
     void cannUnitTestCase(Change change) {
-        try (DeviceArena arena = new DeviceArena()) {
-            change.check(OP.baseline(arena, ACL_FLOAT));
-        }
+        change.checkOnBaseline(OP);
     }
 
     @Test

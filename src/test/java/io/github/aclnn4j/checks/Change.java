@@ -1,5 +1,6 @@
 package io.github.aclnn4j.checks;
 
+import io.github.aclnn4j.acl.AclDataType;
 import java.util.function.Consumer;
 
 /**
@@ -33,6 +34,13 @@ public record Change(String name, int expected, String parameter, Consumer<OpArg
             if (parameter != null) {
                 Calls.assertNamesParameter(message, parameter);
             }
+        }
+    }
+
+    /** Applies the change to {@code op}'s FLOAT baseline, in an arena of its own, and checks phase 1's answer. */
+    public void checkOnBaseline(Operator op) {
+        try (DeviceArena arena = new DeviceArena()) {
+            check(op.baseline(arena, AclDataType.ACL_FLOAT));
         }
     }
 

@@ -120,16 +120,12 @@ class PreluChecksTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("changes")
     void phase1(Change change) {
-        try (DeviceArena arena = new DeviceArena()) {
-            change.check(OP.baseline(arena, ACL_FLOAT));
-        }
+        change.checkOnBaseline(OP);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cannUnitTests")
     void cannUnitTestCase(Change change) {
-        try (DeviceArena arena = new DeviceArena()) {
-            change.check(OP.baseline(arena, ACL_FLOAT));
-        }
+        change.checkOnBaseline(OP);
     }
 }
