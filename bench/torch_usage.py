@@ -78,6 +78,18 @@ def strided_out(shape, dtype):
     return torch.empty(shape[:-1] + [2 * shape[-1]], dtype=dtype)[..., ::2]
 
 
+def main_out(f, shape, dtype, layout):
+    """The tensor the call's main output must be written to, or None where PyTorch's own allocation
+    is what the call asks for. A transposed or channels-last call with a contiguous out (the
+    default) asks for a contiguous result, where PyTorch would lay its result out like the inputs:
+    PyTorch then writes into a contiguous tensor, as the aclnn4j call does."""
+    if layout == "outstrided":
+        return strided_out(shape, dtype)
+    if layout in ("transposed", "channels_last") and f.get("out", "contiguous") == "contiguous":
+        return torch.empty(tuple(shape), dtype=dtype)
+    return None
+
+
 def row(shape, lo, hi, dtype):
     """A vector over the last dim with values in [lo, hi], expanded (stride 0) to shape."""
     return uniform([shape[-1]], lo, hi, dtype).expand(tuple(shape))
@@ -109,8 +121,8 @@ def build_bce_backward(f, shape, dtype, layout):
     else:
         grad = row(shape, -1.0, 1.0, dtype)
     weight = optional_weight(weight_kind, shape, dtype, layout)
-    if layout == "outstrided":
-        out = strided_out(shape, dtype)
+    out = main_out(f, shape, dtype, layout)
+    if out is not None:
         op = aten.binary_cross_entropy_backward.grad_input
         return lambda: op(grad, x, y, weight, reduction, grad_input=out)
     op = aten.binary_cross_entropy_backward
@@ -134,10 +146,10 @@ def build_bce_logits(f, shape, dtype, layout):
     y = laid_out(shape, 0.0, 1.0, dtype, layout)
     weight = optional_weight(weight_kind, shape, dtype, layout)
     pos_weight = None if pos_kind == "none" else uniform([shape[-1]], 0.5, 3.0, dtype)
-    if layout == "outstrided":
-        if reduction != 0:
-            raise NotExpressible("layout outstrided needs reduction none (else the loss is 0-d)")
-        out = strided_out(shape, dtype)
+    if layout == "outstrided" and reduction != 0:
+        raise NotExpressible("layout outstrided needs reduction none (else the loss is 0-d)")
+    out = main_out(f, shape, dtype, layout) if reduction == 0 else None
+    if out is not None:
         op = aten.binary_cross_entropy_with_logits.out
         return lambda: op(x, y, weight, pos_weight, reduction, out=out)
     name = REDUCTION_NAMES[reduction]
@@ -157,14 +169,14 @@ def build_prelu_backward(f, shape, dtype, layout):
         # Newer PyTorch: the kernel takes a weight that broadcasts against the input.
         wb = w.reshape([1, -1] + [1] * (len(shape) - 2)) if weight_kind == "channels" else w
         op = aten._prelu_kernel_backward
-        if layout == "outstrided":
-            out = strided_out(shape, dtype)
+        out = main_out(f, shape, dtype, layout)
+        if out is not None:
             return lambda: out.copy_(op(grad, x, wb)[0])
         return lambda: op(grad, x, wb)
     # PyTorch 1.13: prelu_backward takes the [C] or [1] weight as is and returns (gradInput,
     # gradWeight of the weight's shape).
-    if layout == "outstrided":
-        out = strided_out(shape, dtype)
+    out = main_out(f, shape, dtype, layout)
+    if out is not None:
         gw = torch.empty(w.shape, dtype=dtype)
         op = aten.prelu_backward.out
         return lambda: op(grad, x, w, out0=out, out1=gw)
@@ -184,6 +196,10 @@ def build_bce(f, shape, dtype, layout):
             raise NotExpressible("layout outstrided needs reduction none (else the loss is 0-d)")
         out = strided_out(shape, dtype)
         return lambda: out.copy_(fn(x, y, weight=weight, reduction=reduction))
+    out = main_out(f, shape, dtype, layout) if reduction == "none" else None
+    if out is not None:
+        op = aten.binary_cross_entropy.out
+        return lambda: op(x, y, weight, REDUCTIONS[reduction], out=out)
     return lambda: fn(x, y, weight=weight, reduction=reduction)
 
 
@@ -204,10 +220,12 @@ def build_bce_logits_backward(f, shape, dtype, layout):
         loss = torch.nn.functional.binary_cross_entropy_with_logits(x, y, weight=weight, pos_weight=pos_weight,
                                                                     reduction=reduction)
     grad = torch.ones_like(loss)
+    out = main_out(f, shape, dtype, layout)  # autograd lays its gradient out like x: copied if asked
 
     def call():
         with torch.enable_grad():
-            return torch.autograd.grad(loss, x, grad_outputs=grad, retain_graph=True)
+            gx = torch.autograd.grad(loss, x, grad_outputs=grad, retain_graph=True)
+        return gx if out is None else out.copy_(gx[0])
     return call
 
 
@@ -221,6 +239,9 @@ def build_prelu(f, shape, dtype, layout):
     if layout == "outstrided":
         out = strided_out(shape, dtype)
         return lambda: out.copy_(torch.prelu(x, w))
+    out = main_out(f, shape, dtype, layout)
+    if out is not None:
+        return lambda: aten.prelu.out(x, w, out=out)
     return lambda: torch.prelu(x, w)
 
 
@@ -232,6 +253,12 @@ def build_group_norm(f, shape, dtype, layout):
     x = laid_out(shape, -2.0, 2.0, dtype, layout)
     gamma = uniform([c], 0.5, 1.5, dtype) if field(f, "gamma", ("yes", "no")) == "yes" else None
     beta = uniform([c], -0.5, 0.5, dtype) if gamma is not None else None
+    out = main_out(f, shape, dtype, layout)
+    if out is not None:
+        mean = torch.empty(n, groups, dtype=dtype)
+        rstd = torch.empty(n, groups, dtype=dtype)
+        op = aten.native_group_norm.out
+        return lambda: op(x, gamma, beta, n, c, h * w, groups, 1e-5, out0=out, out1=mean, out2=rstd)
     return lambda: aten.native_group_norm(x, gamma, beta, n, c, h * w, groups, 1e-5)
 
 
@@ -266,6 +293,13 @@ def build_group_norm_backward(f, shape, dtype, layout):
             raise NotExpressible("layout outstrided needs gradInput in the mask")
         out = strided_out(shape, dtype)
         return lambda: out.copy_(op(dy, x, mean, rstd, gamma, n, c, h * w, groups, mask)[0])
+    out = main_out(f, shape, dtype, layout) if mask[0] else None
+    if out is not None:
+        grad_gamma = torch.empty(c, dtype=dtype)
+        grad_beta = torch.empty(c, dtype=dtype)
+        op_out = aten.native_group_norm_backward.out
+        return lambda: op_out(dy, x, mean, rstd, gamma, n, c, h * w, groups, mask, out0=out, out1=grad_gamma,
+                              out2=grad_beta)
     return lambda: op(dy, x, mean, rstd, gamma, n, c, h * w, groups, mask)
 
 
