@@ -11,7 +11,7 @@ import java.lang.foreign.MemorySegment;
  * <ul>
  * <li>{@link DirectMath} loops, when self, target and out share a dtype and lie densely in memory,
  *     and gradOutput and weight are single values (the usual case of a reduction) or, in FLOAT,
- *     dense too;
+ *     dense or a row repeated (a weight per column, see {@link DirectOperands});
  * <li>rows of floats for everything else, and for the last elements of a block.
  * </ul>
  */
@@ -46,7 +46,7 @@ public final class BceBackwardKernel implements Parallel.Tasks {
         if (dense && uniform() && DirectOperands.supported(dt)) {
             path = Path.DIRECT_UNIFORM;
         } else if (dense && dt == DType.FLOAT && DirectOperands.supported(dt)
-                && DirectOperands.denseOrUniform(grad, dt) && DirectOperands.denseOrUniform(weight, dt)) {
+                && DirectOperands.denseOrRepeating(grad, dt) && DirectOperands.denseOrRepeating(weight, dt)) {
             path = Path.DIRECT;
         } else {
             path = Path.ROWS;
@@ -67,7 +67,7 @@ public final class BceBackwardKernel implements Parallel.Tasks {
     private enum Path {
         /** Direct loops, gradOutput and weight single values. */
         DIRECT_UNIFORM,
-        /** Direct loops, FLOAT, gradOutput and weight dense or single values. */
+        /** Direct loops, FLOAT, gradOutput and weight dense, single values or a repeated row. */
         DIRECT,
         ROWS
     }
@@ -85,9 +85,9 @@ public final class BceBackwardKernel implements Parallel.Tasks {
                     target.segment(), target.denseOffset(start), w, scale, out.segment(), out.denseOffset(start),
                     done);
         } else if (done > 0) {
-            DirectOperands.math().bceBackward(dt, DirectOperands.segment(grad, 0, done),
+            DirectOperands.math().bceBackward(dt, DirectOperands.segment(grad, 0, start, done),
                     DirectOperands.offset(grad, start), self.segment(), self.denseOffset(start), target.segment(),
-                    target.denseOffset(start), DirectOperands.segment(weight, 1, done),
+                    target.denseOffset(start), DirectOperands.segment(weight, 1, start, done),
                     DirectOperands.offset(weight, start), scale, out.segment(), out.denseOffset(start), done);
         }
         if (done < len) {

@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
  * {@code out = ((pw·y + 1 − y)·σ(x) − pw·y)·g·w·scale} (scale 1/numel for mean), by
  * {@link BulkMath#bceWithLogitsBackward} over rows of floats gathered from the operands, block by
  * block on the library's threads; in FLOAT, with self, target and out dense and the others dense,
- * single values or absent, {@link DirectMath} loops read and write memory in place with the same
+ * single values, a repeated row or absent, {@link DirectMath} loops read and write memory in place with the same
  * operations. CANN casts every input to the promoted dtype, which holds each
  * of them exactly (a 16-bit one only when all five share it), computes in fp32 and casts to out's
  * dtype, target's: one rounding, as here.
@@ -41,8 +41,8 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks {
         this.out = out;
         DType f = DType.FLOAT;
         direct = DirectOperands.supported(f) && DirectOperands.dense(self, f) && DirectOperands.dense(target, f)
-                && DirectOperands.dense(out, f) && DirectOperands.denseOrUniform(grad, f)
-                && DirectOperands.denseOrUniform(weight, f) && DirectOperands.denseOrUniform(posWeight, f);
+                && DirectOperands.dense(out, f) && DirectOperands.denseOrRepeating(grad, f)
+                && DirectOperands.denseOrRepeating(weight, f) && DirectOperands.denseOrRepeating(posWeight, f);
     }
 
     /** Runs the whole call on the library's threads. */
@@ -57,9 +57,9 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks {
         int done = direct ? len - len % DirectOperands.math().step() : 0;
         if (done > 0) {
             DirectOperands.math().bceWithLogitsBackward(DType.FLOAT, self.segment(), self.denseOffset(start),
-                    target.segment(), target.denseOffset(start), DirectOperands.segment(grad, 0, done),
-                    DirectOperands.offset(grad, start), DirectOperands.segment(weight, 1, done),
-                    DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 2, done),
+                    target.segment(), target.denseOffset(start), DirectOperands.segment(grad, 0, start, done),
+                    DirectOperands.offset(grad, start), DirectOperands.segment(weight, 1, start, done),
+                    DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 2, start, done),
                     DirectOperands.offset(posWeight, start), scale, out.segment(), out.denseOffset(start), done);
         }
         if (done < len) {

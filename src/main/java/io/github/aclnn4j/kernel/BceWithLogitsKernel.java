@@ -13,8 +13,8 @@ import java.lang.foreign.ValueLayout;
  * and round once, so the result does not depend on the thread count.
  *
  * <p>When self, target (and out, for none) lie densely in memory in the compute dtype and weight
- * and posWeight are absent or single values of it (in FLOAT, dense too), a {@link DirectMath} loop
- * reads and writes memory in one pass; otherwise, and for the last elements of a block, rows of
+ * and posWeight are absent or single values of it (in FLOAT, dense or a repeated row too), a
+ * {@link DirectMath} loop reads and writes memory in one pass; otherwise, and for the last elements of a block, rows of
  * floats. Both compute each loss with the same operations (the 16-bit loops look the softplus
  * term up in a table of what the rows compute for every value).
  */
@@ -49,8 +49,8 @@ public final class BceWithLogitsKernel implements Parallel.Tasks {
         direct = DirectOperands.supported(compute) && DirectOperands.dense(self, compute)
                 && DirectOperands.dense(target, compute) && (reduction != 0 || DirectOperands.dense(out, compute))
                 && (compute == DType.FLOAT
-                        ? DirectOperands.denseOrUniform(weight, compute)
-                                && DirectOperands.denseOrUniform(posWeight, compute)
+                        ? DirectOperands.denseOrRepeating(weight, compute)
+                                && DirectOperands.denseOrRepeating(posWeight, compute)
                         : DirectOperands.absentOrUniform(weight, compute)
                                 && DirectOperands.absentOrUniform(posWeight, compute));
     }
@@ -70,8 +70,8 @@ public final class BceWithLogitsKernel implements Parallel.Tasks {
         double sum = 0;
         if (done > 0 && compute == DType.FLOAT) {
             sum = DirectOperands.math().bceWithLogits(compute, self.segment(), self.denseOffset(start),
-                    target.segment(), target.denseOffset(start), DirectOperands.segment(weight, 0, done),
-                    DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 1, done),
+                    target.segment(), target.denseOffset(start), DirectOperands.segment(weight, 0, start, done),
+                    DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 1, start, done),
                     DirectOperands.offset(posWeight, start), store ? out.segment() : null,
                     store ? out.denseOffset(start) : 0, done);
         } else if (done > 0) {

@@ -6,8 +6,10 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Where a {@link DirectMath} loop finds an operand: a dense view in its own memory; a uniform one
- * (a broadcast single value) as that value repeated in per-thread scratch, which the loop then
- * reads like any dense run. Also decides whether a kernel may use the direct loops at all.
+ * (a broadcast single value) as that value repeated in per-thread scratch, and a repeating one (a
+ * row of at most a block broadcast over the others: a per-column weight) as its block's stretch of
+ * that row repeated there, which the loop then reads like any dense run. Also decides whether a
+ * kernel may use the direct loops at all.
  */
 final class DirectOperands {
     private DirectOperands() {}
@@ -27,9 +29,18 @@ final class DirectOperands {
         return v.dtype() == dtype && denseNative(v);
     }
 
-    /** {@code v} is absent, dense in native memory or uniform, and of {@code dtype}. */
-    static boolean denseOrUniform(StridedView v, DType dtype) {
-        return v == null || (v.dtype() == dtype && (denseNative(v) || v.isUniform()));
+    /** {@code v} is absent, dense in native memory, uniform or {@linkplain #period repeating}, and of {@code dtype}. */
+    static boolean denseOrRepeating(StridedView v, DType dtype) {
+        return v == null || (v.dtype() == dtype && (denseNative(v) || v.isUniform() || period(v) > 0));
+    }
+
+    /**
+     * The length of the row {@code v} repeats (logical element i is element {@code i mod period}),
+     * when that row is short enough to fill a block's run from: at most {@link Blocks#SIZE}; else -1.
+     */
+    private static int period(StridedView v) {
+        long row = v.repeatedRunLength();
+        return row > 0 && row <= Blocks.SIZE ? (int) row : -1;
     }
 
     /**
@@ -46,13 +57,18 @@ final class DirectOperands {
     }
 
     /**
-     * Memory holding view {@code v}'s elements from {@code start} for {@code n} elements as FLOAT;
-     * read it from {@link #offset}. A dense FLOAT view is read in place; an absent view reads as
-     * ones, and a uniform one of any dtype as its value widened and repeated in the scratch run
-     * that {@code slot} (0 to 3) picks.
+     * Memory holding view {@code v}'s elements from {@code start} for {@code n} (at most a block)
+     * elements as FLOAT; read it from {@link #offset}. A dense FLOAT view is read in place; an absent
+     * view reads as ones, a uniform one of any dtype as its value widened and repeated, and a
+     * repeating FLOAT one as its row from {@code start}'s place in it, in the scratch run that
+     * {@code slot} (0 to 3) picks.
      */
-    static MemorySegment segment(StridedView v, int slot, int n) {
-        return inPlace(v) ? v.segment() : repeated(v, slot, n);
+    static MemorySegment segment(StridedView v, int slot, long start, int n) {
+        if (inPlace(v)) {
+            return v.segment();
+        }
+        int period = v == null || v.isUniform() ? -1 : period(v);
+        return period > 0 ? repeating(v, period, slot, start, n) : repeated(v, slot, n);
     }
 
     /** The byte offset that goes with {@link #segment}. */
@@ -62,6 +78,26 @@ final class DirectOperands {
 
     private static boolean inPlace(StridedView v) {
         return v != null && v.dtype() == DType.FLOAT && denseNative(v);
+    }
+
+    /**
+     * Elements {@code [start, start + n)} of FLOAT view {@code v}, which repeats its first
+     * {@code period} elements: one period from {@code start}'s phase, then doubled up (a multiple of
+     * the period at every step, so the phase holds).
+     */
+    private static MemorySegment repeating(StridedView v, int period, int slot, long start, int n) {
+        Scratch s = Scratch.get();
+        MemorySegment run = s.repeated[slot];
+        float[] row = s.period;
+        v.gather(0, row, period);
+        int phase = (int) (start % period);
+        int first = Math.min(period - phase, n);
+        MemorySegment.copy(row, phase, run, ValueLayout.JAVA_FLOAT, 0, first);
+        MemorySegment.copy(row, 0, run, ValueLayout.JAVA_FLOAT, 4L * first, Math.min(phase, n - first));
+        for (long filled = Math.min(period, n), total = n; filled < total; filled *= 2) {
+            MemorySegment.copy(run, 0, run, 4 * filled, 4 * Math.min(filled, total - filled));
+        }
+        return run;
     }
 
     private static MemorySegment repeated(StridedView v, int slot, int n) {

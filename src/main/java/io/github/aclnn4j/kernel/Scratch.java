@@ -55,7 +55,9 @@ final class Scratch {
     /** Padded tails of up to four operands, one vector long (at most 16 lanes today; room for more). */
     final float[][] tails = new float[5][64];
 
-    /** Off-heap runs of one block for the direct loops: a uniform operand's value repeated, per slot. */
+    /** The row a repeating operand repeats, on its way into {@link #repeated} ({@code DirectOperands}). */
+    final float[] period = new float[Blocks.SIZE];
+    /** Off-heap runs of one block for the direct loops: a uniform or repeating operand's values, per slot. */
     final MemorySegment[] repeated = new MemorySegment[4];
     /** An off-heap block of FLOAT 1.0, never written: an absent weight for the direct loops. */
     final MemorySegment ones32;
