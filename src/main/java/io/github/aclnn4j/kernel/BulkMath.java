@@ -155,6 +155,16 @@ public interface BulkMath {
     }
 
     /**
+     * Loads {@code n} FLOATs that lie every other float from byte {@code off} of {@code seg} (a
+     * view stepping by two, {@code x[..., ::2]}) into {@code dst[at, at + n)}.
+     */
+    default void loadEveryOther(MemorySegment seg, long off, float[] dst, int at, int n) {
+        for (int i = 0; i < n; i++) {
+            dst[at + i] = seg.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 8L * i);
+        }
+    }
+
+    /**
      * Loads a FLOAT panel, the inverse of {@link #storePanel}: {@code buf[at + i·cols + j]} from the
      * float at {@code off + j·colStride + 4i}. {@code columns} is scratch the memory columns may pass
      * through, {@code lanes} scratch of at least 64 ints.

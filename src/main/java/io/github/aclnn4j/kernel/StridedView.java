@@ -503,6 +503,8 @@ public final class StridedView {
             case FLOAT -> {
                 if (stride == 4) {
                     MemorySegment.copy(segment, F32, off, dst, at, n);
+                } else if (stride == 8) {
+                    BulkMath.INSTANCE.loadEveryOther(segment, off, dst, at, n);
                 } else {
                     for (int i = 0; i < n; i++, off += stride) {
                         dst[at + i] = segment.get(F32, off);

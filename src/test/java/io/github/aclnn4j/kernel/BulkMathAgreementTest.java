@@ -243,6 +243,37 @@ class BulkMathAgreementTest {
         }
     }
 
+    /**
+     * Every other float, in every implementation: the even ones of the memory, NaN payloads and
+     * signed zeros kept, at odd offsets, with the last element the segment's last float (its pair's
+     * second half lies outside) and on a heap segment as well as a native one.
+     */
+    @ParameterizedTest(name = "{0} elements")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 1, 2, 7, 8, 9, 15, 16, 17, 33, 100, 4096})
+    void everyOtherFloatIsTheEvenOne(int n) {
+        SplittableRandom r = new SplittableRandom(n);
+        float[] memory = values(r, 2 * n + 1);
+        memory[0] = Float.intBitsToFloat(0x7FC01234); // a NaN with a payload
+        for (BulkMath math : new BulkMath[] {BulkMath.INSTANCE, SCALAR}) {
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                // n even floats from byte 4, the last one ending the segment
+                java.lang.foreign.MemorySegment nativeSeg = arena.allocate(4 + 4L * Math.max(0, 2 * n - 1));
+                java.lang.foreign.MemorySegment heapSeg = java.lang.foreign.MemorySegment.ofArray(
+                        new float[1 + Math.max(0, 2 * n - 1)]);
+                for (java.lang.foreign.MemorySegment seg : new java.lang.foreign.MemorySegment[] {nativeSeg, heapSeg}) {
+                    java.lang.foreign.MemorySegment.copy(memory, 0, seg,
+                            java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, 4, Math.max(0, 2 * n - 1));
+                    float[] got = new float[n + 3];
+                    math.loadEveryOther(seg, 4, got, 3, n);
+                    for (int i = 0; i < n; i++) {
+                        org.junit.jupiter.api.Assertions.assertEquals(Float.floatToRawIntBits(memory[2 * i]),
+                                Float.floatToRawIntBits(got[3 + i]), math.name() + " element " + i);
+                    }
+                }
+            }
+        }
+    }
+
     private static float[] values(SplittableRandom r, int n) {
         float[] v = new float[n];
         for (int i = 0; i < n; i++) {
