@@ -165,6 +165,16 @@ public interface BulkMath {
     }
 
     /**
+     * Stores {@code src[at, at + n)} as FLOATs every other float from byte {@code off} of
+     * {@code seg}, the inverse of {@link #loadEveryOther}; the floats between are not written.
+     */
+    default void storeEveryOther(float[] src, int at, int n, MemorySegment seg, long off) {
+        for (int i = 0; i < n; i++) {
+            seg.set(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 8L * i, src[at + i]);
+        }
+    }
+
+    /**
      * Loads a FLOAT panel, the inverse of {@link #storePanel}: {@code buf[at + i·cols + j]} from the
      * float at {@code off + j·colStride + 4i}. {@code columns} is scratch the memory columns may pass
      * through, {@code lanes} scratch of at least 64 ints.

@@ -565,6 +565,8 @@ public final class StridedView {
             case FLOAT -> {
                 if (stride == 4) {
                     MemorySegment.copy(src, at, segment, F32, off, n);
+                } else if (stride == 8) {
+                    BulkMath.INSTANCE.storeEveryOther(src, at, n, segment, off);
                 } else {
                     for (int i = 0; i < n; i++, off += stride) {
                         segment.set(F32, off, src[at + i]);

@@ -39,6 +39,11 @@ final class VectorBulkMath implements BulkMath {
     private static final VectorSpecies<Long> PAIRS = LongVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> EVENS = VectorSpecies.of(int.class,
             VectorShape.forBitSize(PAIRS.vectorBitSize() / 2));
+    private static final VectorSpecies<Float> HALF_F = VectorSpecies.of(float.class,
+            VectorShape.forBitSize(PAIRS.vectorBitSize() / 2));
+    /** The even lanes of a full-width float vector: the low halves of {@link #PAIRS}' lanes. */
+    private static final VectorMask<Float> EVEN_LANES = VectorMask.fromLong(
+            VectorSpecies.of(float.class, PAIRS.vectorShape()), 0x5555_5555_5555_5555L);
 
     /**
      * Elements whose BCE-with-logits losses are added in fp32 lanes (8 terms per lane at 512 bits)
@@ -614,6 +619,28 @@ final class VectorBulkMath implements BulkMath {
         }
         for (int i = full; i < n; i++) {
             dst[at + i] = seg.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 8L * i);
+        }
+    }
+
+    /**
+     * Each float widened to a long's low half, and the vector stored under a mask of its even
+     * lanes, which leaves the floats between untouched (another view's elements, maybe another
+     * thread's). The last element is stored alone, as a whole vector past it may leave the segment.
+     */
+    @Override
+    public void storeEveryOther(float[] src, int at, int n, MemorySegment seg, long off) {
+        if (VectorLanes.ORDER != java.nio.ByteOrder.LITTLE_ENDIAN) {
+            BulkMath.super.storeEveryOther(src, at, n, seg, off);
+            return;
+        }
+        int full = Math.max(0, n - 1) / EVENS.length() * EVENS.length();
+        for (int i = 0; i < full; i += EVENS.length()) {
+            ((LongVector) FloatVector.fromArray(HALF_F, src, at + i).reinterpretAsInts()
+                    .convertShape(VectorOperators.ZERO_EXTEND_I2L, PAIRS, 0)).reinterpretAsFloats()
+                    .intoMemorySegment(seg, off + 8L * i, VectorLanes.ORDER, EVEN_LANES);
+        }
+        for (int i = full; i < n; i++) {
+            seg.set(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 8L * i, src[at + i]);
         }
     }
 

@@ -244,8 +244,8 @@ class BulkMathAgreementTest {
     }
 
     /**
-     * Every other float, in every implementation: the even ones of the memory, NaN payloads and
-     * signed zeros kept, at odd offsets, with the last element the segment's last float (its pair's
+     * Every other float, in every implementation, loaded and stored: the even ones of the memory,
+     * the odd ones never written, NaN payloads and signed zeros kept, at odd offsets, with the last element the segment's last float (its pair's
      * second half lies outside) and on a heap segment as well as a native one.
      */
     @ParameterizedTest(name = "{0} elements")
@@ -268,6 +268,14 @@ class BulkMathAgreementTest {
                     for (int i = 0; i < n; i++) {
                         org.junit.jupiter.api.Assertions.assertEquals(Float.floatToRawIntBits(memory[2 * i]),
                                 Float.floatToRawIntBits(got[3 + i]), math.name() + " element " + i);
+                    }
+                    float[] stored = values(r, n + 3); // back into the even floats, the odd ones kept
+                    math.storeEveryOther(stored, 3, n, seg, 4);
+                    for (int i = 0; i < 2 * n - 1; i++) {
+                        float want = i % 2 == 0 ? stored[3 + i / 2] : memory[i];
+                        org.junit.jupiter.api.Assertions.assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(
+                                seg.get(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, 4 + 4L * i)),
+                                math.name() + " stored float " + i);
                     }
                 }
             }
