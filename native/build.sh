@@ -3,6 +3,7 @@
 #   PREFIX/include/{acl,aclnn,aclnnop}/*.h
 #   PREFIX/lib/libascendcl.so, libnnopbase.so, libopapi.so
 #   PREFIX/lib/aclnn4j/aclnn4j.jar   (when CLASSPATH is a jar)
+#   PREFIX/lib/aclnn4j/aclnn4j.aot   (then: the JVM's AOT cache, from a training run)
 # usage: native/build.sh PREFIX JDK CLASSPATH
 #   JDK        the JDK (25 or newer) the libraries start; recorded, JAVA_HOME overrides it at run time
 #   CLASSPATH  the aclnn4j jar, copied into PREFIX and recorded; or a classes directory, recorded as
@@ -62,5 +63,18 @@ for lib in nnopbase opapi; do
     -L "$build" -lascendcl -Wl,-rpath,'$ORIGIN' -o "$build/lib$lib.so"
 done
 cp "$build"/lib*.so "$prefix/lib/"
+
+# The JVM the libraries start reads its classes, linked, and method profiles from an AOT cache
+# (JDK 25, JEP 483 and 515) made by a training run: the calling examples of every operator, with
+# exactly the JVM options bridge.c passes. Only a jar can be cached.
+if [ -f "$classpath" ]; then
+  rm -f "$prefix/lib/aclnn4j/aclnn4j.aot"
+  if ! "$jdk/bin/java" -XX:AOTCacheOutput="$prefix/lib/aclnn4j/aclnn4j.aot" -Xlog:aot*=off,cds*=off \
+      -Djava.class.path="$classpath" --enable-native-access=ALL-UNNAMED -Xrs --add-modules=jdk.incubator.vector \
+      io.github.aclnn4j.demo.Demo >/dev/null 2>&1; then
+    rm -f "$prefix/lib/aclnn4j/aclnn4j.aot"
+    echo "note: no AOT cache made (the training run failed); C programs start the JVM without one" >&2
+  fi
+fi
 
 echo "installed the CANN C ABI of aclnn4j into $prefix (JDK $jdk, class path $classpath)"

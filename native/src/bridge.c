@@ -107,6 +107,23 @@ static int has_vector_api(const char *java_home) {
 }
 
 /*
+ * Writes "-XX:AOTCache=<dir of the jar>/aclnn4j.aot" into option when that file exists and the JVM
+ * is the JDK it was made with (the one ./aclnn4j native recorded); returns whether it did.
+ */
+static int aot_cache(const char *java_home, char *option, size_t size) {
+    if (strcmp(java_home, ACLNN4J_JAVA_HOME) != 0) {
+        return 0;
+    }
+    const char *slash = strrchr(ACLNN4J_CLASS_PATH, '/');
+    size_t dir = slash == NULL ? 0 : (size_t)(slash - ACLNN4J_CLASS_PATH);
+    int written = snprintf(option, size, "-XX:AOTCache=%.*s/aclnn4j.aot", (int)dir, ACLNN4J_CLASS_PATH);
+    if (written < 0 || (size_t)written >= size) {
+        return 0;
+    }
+    return access(option + strlen("-XX:AOTCache="), R_OK) == 0;
+}
+
+/*
  * Creates the JVM with stderr held in a temporary file, then passes on what was printed except the
  * JVM's "WARNING: Using incubator modules" line, which would otherwise start every C program's
  * output.
@@ -216,6 +233,17 @@ static void *start_jvm(void *unused) {
     /* As ./aclnn4j demo runs: the same kernels, the same numbers (-Daclnn4j.vector=false opts out). */
     if (has_vector_api(java_home)) {
         options[n++].optionString = "--add-modules=jdk.incubator.vector";
+    }
+    /*
+     * The AOT cache ./aclnn4j native made beside the jar with this JDK and these options: classes
+     * loaded and linked, and method profiles, from a training run. Another JDK (JAVA_HOME) cannot
+     * use it; the JVM would say so on stdout, so its AOT and CDS logging is off (an -Xlog option in
+     * ACLNN4J_JAVA_OPTIONS comes later and wins, as does -XX:AOTMode=off).
+     */
+    static char aot_option[PATH_MAX + 32];
+    if (aot_cache(java_home, aot_option, sizeof aot_option)) {
+        options[n++].optionString = aot_option;
+        options[n++].optionString = "-Xlog:aot*=off,cds*=off";
     }
     int fixed = n;
     char *extra = getenv("ACLNN4J_JAVA_OPTIONS");

@@ -128,6 +128,47 @@ class NativeAbiTest {
         assertTrue(groupNorm.contains("gradGammaOutResultData[2] is: 155.849289\n"), groupNorm);
     }
 
+    /**
+     * Installed from a jar, as {@code ./aclnn4j native} installs, the C ABI comes with an AOT cache
+     * of the JVM it starts (classes and profiles from a training run), which the examples' JVM opens;
+     * a cache the JVM cannot use (here: overwritten with garbage) is passed over silently, leaving
+     * the program's output as it was.
+     */
+    @Test
+    void aJarInstallStartsTheJvmFromItsAotCache() throws IOException, InterruptedException {
+        Path jar = work.resolve("jar").resolve("aclnn4j.jar");
+        Files.createDirectories(jar.getParent());
+        int jarred = java.util.spi.ToolProvider.findFirst("jar").orElseThrow()
+                .run(System.out, System.err, "--create", "--file", jar.toString(), "-C", CLASSES.toString(), ".");
+        assertEquals(0, jarred, "jar --create");
+        Path jarPrefix = work.resolve("jar-prefix");
+        Result build = run(List.of(NATIVE.resolve("build.sh").toString(), jarPrefix.toString(), JDK.toString(),
+                jar.toString()), Map.of());
+        assertEquals(0, build.exitCode(), build::describe);
+        Path cache = jarPrefix.resolve("lib/aclnn4j/aclnn4j.aot");
+        assertTrue(Files.size(cache) > 0, "no AOT cache in " + cache.getParent());
+
+        Path exe = work.resolve("seed-bce-jar");
+        Result compiled = run(List.of("g++", "-std=c++17",
+                TESTS.resolve("examples/seed_binary_cross_entropy_backward.cpp").toString(), "-I",
+                jarPrefix.resolve("include").toString(), "-L", jarPrefix.resolve("lib").toString(), "-lascendcl",
+                "-lnnopbase", "-lopapi", "-Wl,-rpath," + jarPrefix.resolve("lib"), "-o", exe.toString()), Map.of());
+        assertEquals(0, compiled.exitCode(), compiled::describe);
+        String documented = runExample("seed_binary_cross_entropy_backward");
+
+        Result plain = run(List.of(exe.toString()), Map.of());
+        assertEquals(0, plain.exitCode(), plain::describe);
+        assertEquals(documented, plain.stdout(), "with the AOT cache");
+        Result logged = run(List.of(exe.toString()), Map.of("ACLNN4J_JAVA_OPTIONS", "-Xlog:aot=info:stderr"));
+        assertTrue(logged.stderr().contains("Opened AOT cache " + cache), logged::describe);
+
+        Files.write(cache, new byte[4096]);
+        Result stale = run(List.of(exe.toString()), Map.of());
+        assertEquals(0, stale.exitCode(), stale::describe);
+        assertEquals(documented, stale.stdout(), "with an unusable AOT cache");
+        assertEquals("", stale.stderr(), "with an unusable AOT cache");
+    }
+
     private String runExample(String name) throws IOException, InterruptedException {
         Path exe = compile("g++", List.of("-std=c++17"), TESTS.resolve("examples").resolve(name + ".cpp"), List.of());
         Result r = run(List.of(exe.toString()), Map.of());
