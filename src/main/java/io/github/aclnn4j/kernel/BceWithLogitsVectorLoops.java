@@ -19,9 +19,9 @@ import jdk.incubator.vector.VectorOperators;
  * {@link VectorLanes} for the rules they follow.
  */
 final class BceWithLogitsVectorLoops {
-    private static final float LOG2E = 1.44269504f;
-    private static final float LN2_HI = 0.693145752f;
-    private static final float LN2_LO = 1.42860677e-6f;
+    private static final float LOG2E = Fp32Math.LOG2E;
+    private static final float LN2_HI = Fp32Math.LN2_HI;
+    private static final float LN2_LO = Fp32Math.LN2_LO;
     private static final int LOSS_CHUNK = VectorBulkMath.LOSS_CHUNK;
     private static final int EXP_RUN = VectorBulkMath.EXP_RUN;
 

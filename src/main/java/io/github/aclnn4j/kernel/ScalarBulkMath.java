@@ -28,18 +28,15 @@ final class ScalarBulkMath implements BulkMath {
         return bceWithLogits(x, y, w, pw, 0, n);
     }
 
-    /** The loss of elements [from, to), as {@link #bceWithLogits(float[], float[], float[], float[], int)}. */
+    /**
+     * The loss of elements [from, to), as {@link #bceWithLogits(float[], float[], float[], float[], int)}:
+     * each the Vector API loops' fp32 loss ({@link Fp32Math}), added in double.
+     */
     static double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int from, int to) {
         double sum = 0;
         for (int i = from; i < to; i++) {
-            double xi = x[i];
-            double yi = y[i];
-            // StrictMath: the same bits interpreted or compiled, on every machine.
-            double logSigmoid = Math.min(xi, 0) - StrictMath.log1p(StrictMath.exp(-Math.abs(xi)));
-            double p = pw[i];
-            double loss = (1 - yi) * xi - (1 + (p - 1) * yi) * logSigmoid;
-            loss *= w[i];
-            x[i] = (float) loss;
+            float loss = Fp32Math.bceWithLogitsLoss(x[i], Fp32Math.expNegAbs(x[i]), y[i], w[i], pw[i]);
+            x[i] = loss;
             sum += loss;
         }
         return sum;
@@ -48,25 +45,17 @@ final class ScalarBulkMath implements BulkMath {
     @Override
     public void bceWithLogitsBackward(float[] x, float[] y, float[] g, float[] w, float[] pw, float scale, int n) {
         for (int i = 0; i < n; i++) {
-            double xi = x[i];
-            double e = StrictMath.exp(-Math.abs(xi)); // StrictMath: the same bits on every machine
-            double sigmoid = (xi >= 0 ? 1 : e) / (1 + e);
-            double pt = (double) pw[i] * y[i];
-            x[i] = (float) (((pt + (1 - y[i])) * sigmoid - pt) * g[i] * w[i] * scale);
+            x[i] = Fp32Math.bceWithLogitsGradient(x[i], y[i], g[i], w[i], pw[i], scale);
         }
     }
 
+    /** Each the Vector API loops' fp32 loss ({@link Fp32Math}), added in double. */
     @Override
     public double binaryCrossEntropy(float[] x, float[] y, float[] w, int n) {
         double sum = 0;
         for (int i = 0; i < n; i++) {
-            double xi = x[i];
-            double yi = y[i];
-            // StrictMath: the same bits interpreted or compiled, on every machine
-            double logX = Math.max(StrictMath.log(xi), -100);
-            double log1mX = Math.max(StrictMath.log1p(-xi), -100);
-            double loss = -(yi * logX + (1 - yi) * log1mX) * w[i];
-            x[i] = (float) loss;
+            float loss = Fp32Math.bceLoss(x[i], y[i], w[i]);
+            x[i] = loss;
             sum += loss;
         }
         return sum;

@@ -60,11 +60,11 @@ final class VectorBulkMath implements BulkMath {
      */
     static final int EXP_RUN = 128;
 
-    private static final float LOG2E = 1.44269504f;
-    private static final float LN2_HI = 0.693145752f;
-    private static final float LN2_LO = 1.42860677e-6f;
-    private static final float SQRT2 = 1.41421356f;
-    private static final float SQRT_HALF = 0.707106781f;
+    private static final float LOG2E = Fp32Math.LOG2E;
+    private static final float LN2_HI = Fp32Math.LN2_HI;
+    private static final float LN2_LO = Fp32Math.LN2_LO;
+    private static final float SQRT2 = Fp32Math.SQRT2;
+    private static final float SQRT_HALF = Fp32Math.SQRT_HALF;
 
     @Override
     public String name() {

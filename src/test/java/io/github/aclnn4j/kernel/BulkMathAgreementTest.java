@@ -62,12 +62,13 @@ class BulkMathAgreementTest {
     }
 
     /**
-     * The fp32 BCE losses (Vector API) within 4 fp32 ulps of the double ones (plain Java) for
-     * probabilities across every binade, subnormals, the ends of the log1p series' range, 0, 1,
+     * The fp32 BCE losses of every implementation: the plain-Java ones the Vector API's bits
+     * ({@link Fp32Math}), all within 4 fp32 ulps of losses computed in double with the JDK's log,
+     * for probabilities across every binade, subnormals, the ends of the log1p series' range, 0, 1,
      * values outside [0, 1], NaN and infinities (the special results exactly).
      */
     @org.junit.jupiter.api.Test
-    void binaryCrossEntropyLossesAgreeWithDouble() {
+    void binaryCrossEntropyLossesAreTheVectorBitsAndNearDouble() {
         SplittableRandom r = new SplittableRandom(42);
         float[] special = {0f, -0f, 1f, Float.MIN_VALUE, 1e-40f, 1e-30f, 0x1p-126f, 0.2929f, 0.29289f, 0.2929001f,
             0.41421f, 0.5f, 1 - 0x1p-24f, 0.9999f, -0.25f, 1.5f, 7f, Float.NaN, Float.POSITIVE_INFINITY,
@@ -86,17 +87,56 @@ class BulkMathAgreementTest {
         float[] scalar = x.clone();
         double vectorSum = BulkMath.INSTANCE.binaryCrossEntropy(vector, y, w, n);
         double scalarSum = SCALAR.binaryCrossEntropy(scalar, y, w, n);
+        assertArrayEquals(vector, scalar, BulkMath.INSTANCE.name() + " against plain Java: the losses' bits");
         for (int i = 0; i < n; i++) {
+            double xi = x[i];
+            double logX = Math.max(StrictMath.log(xi), -100);
+            double log1mX = Math.max(StrictMath.log1p(-xi), -100);
+            float exact = (float) (-(y[i] * logX + (1 - y[i]) * log1mX) * w[i]);
             float v = vector[i];
-            float s = scalar[i];
-            String what = BulkMath.INSTANCE.name() + ": loss of x " + x[i] + ", y " + y[i] + ": " + v + " vs " + s;
-            if (Float.isNaN(s) || Float.isInfinite(s)) {
-                org.junit.jupiter.api.Assertions.assertEquals(s, v, what);
+            String what = "loss of x " + x[i] + ", y " + y[i] + ": " + v + " vs " + exact + " (double)";
+            if (Float.isNaN(exact) || Float.isInfinite(exact)) {
+                org.junit.jupiter.api.Assertions.assertEquals(exact, v, what);
             } else {
-                org.junit.jupiter.api.Assertions.assertEquals(s, v, 4 * Math.ulp(s) + Float.MIN_VALUE, what);
+                org.junit.jupiter.api.Assertions.assertEquals(exact, v, 4 * Math.ulp(exact) + Float.MIN_VALUE, what);
             }
         }
         org.junit.jupiter.api.Assertions.assertTrue(Double.isNaN(scalarSum) && Double.isNaN(vectorSum));
+    }
+
+    /**
+     * BCE with logits' fp32 losses and gradients: the plain-Java ones the Vector API's bits, for
+     * logits across the range (beyond ±104, where exp(−|x|) is clamped), signed zeros, NaN and
+     * infinities, targets in and at the ends of [0, 1], posWeights 0 to 3.
+     */
+    @org.junit.jupiter.api.Test
+    void bceWithLogitsLossesAndGradientsAreTheVectorBits() {
+        SplittableRandom r = new SplittableRandom(43);
+        float[] special = {0f, -0f, 1e-30f, -1e-30f, 0.5f, -0.5f, 20f, -20f, 103.9f, -104.1f, 200f, -200f, Float.NaN,
+            Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY};
+        int n = 4096 + 5;
+        float[] x = new float[n];
+        float[] y = new float[n];
+        float[] w = new float[n];
+        float[] pw = new float[n];
+        float[] g = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = i < special.length * 3 ? special[i % special.length] : (float) r.nextDouble(-30, 30);
+            y[i] = i < special.length * 3 ? (i / special.length) * 0.5f : (float) r.nextDouble();
+            w[i] = (float) r.nextDouble(0, 2);
+            pw[i] = (float) r.nextDouble(0, 3);
+            g[i] = (float) r.nextDouble(-1, 1);
+        }
+        float[] vector = x.clone();
+        float[] scalar = x.clone();
+        BulkMath.INSTANCE.bceWithLogits(vector, y, w, pw, n);
+        SCALAR.bceWithLogits(scalar, y, w, pw, n);
+        assertArrayEquals(vector, scalar, BulkMath.INSTANCE.name() + " against plain Java: the losses' bits");
+        vector = x.clone();
+        scalar = x.clone();
+        BulkMath.INSTANCE.bceWithLogitsBackward(vector, y, g, w, pw, 0.25f, n);
+        SCALAR.bceWithLogitsBackward(scalar, y, g, w, pw, 0.25f, n);
+        assertArrayEquals(vector, scalar, BulkMath.INSTANCE.name() + " against plain Java: the gradients' bits");
     }
 
     static Stream<Arguments> rowShapes() {

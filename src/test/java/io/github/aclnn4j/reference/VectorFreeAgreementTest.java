@@ -1,0 +1,81 @@
+package io.github.aclnn4j.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.aclnn4j.testing.ChildJvm;
+import io.github.aclnn4j.testing.TestDevice;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The same case gives the same bits with and without the Vector API: every operator's seeded
+ * cases (mixed layouts and dtypes, and dense ones, which take the direct loops) run here and in a
+ * JVM without {@code jdk.incubator.vector}, where every kernel takes its plain-Java path. Each case
+ * also checks its outputs against the float64 reference there, so the plain-Java path is tested as
+ * a whole. A program's numbers must not depend on whether the module was added (or on a JVM that
+ * lacks it), and a call may take either path.
+ */
+class VectorFreeAgreementTest {
+    private static final int SEEDS = 30;
+    private static final int MAX_NUMEL = 3 * 4096 + 100;
+
+    /**
+     * The operators whose plain-Java path is the Vector API's computation, element by element. The
+     * others' reductions (BCE and BCE with logits for mean and sum, PReLU backward's gradWeight,
+     * GroupNorm's statistics and GroupNorm backward's sums) add in as many lanes as the processor's
+     * vectors hold, and the plain-Java path adds in order: they mostly round to the same bits, not
+     * always, so they are not listed until both add in the same fixed lanes.
+     */
+    private static final Map<String, BiFunction<Long, Boolean, long[][]>> OPERATORS = new LinkedHashMap<>();
+
+    static {
+        OPERATORS.put("BinaryCrossEntropyBackward", (s, d) -> BinaryCrossEntropyBackwardCase.run(s, MAX_NUMEL, d));
+        OPERATORS.put("NllLossBackward", (s, d) -> NllLossBackwardCase.run(s, MAX_NUMEL, d));
+        OPERATORS.put("Prelu", (s, d) -> PreluCase.run(s, MAX_NUMEL, d));
+        OPERATORS.put("BinaryCrossEntropyWithLogitsBackward",
+                (s, d) -> BinaryCrossEntropyWithLogitsBackwardCase.run(s, MAX_NUMEL, d));
+        OPERATORS.put("NllLoss", (s, d) -> NllLossCase.run(s, MAX_NUMEL, d));
+    }
+
+    @Test
+    void sameBitsWithoutTheVectorApi() throws Exception {
+        List<String> here = digests();
+        List<String> without = ChildJvm.runWithout("--add-modules", VectorFreeAgreementTest.class).lines()
+                .filter(l -> l.startsWith("case ")).toList();
+        assertEquals(here.size(), without.size(), "cases run without the Vector API");
+        List<String> differing = new ArrayList<>();
+        for (int i = 0; i < here.size(); i++) {
+            if (!here.get(i).equals(without.get(i))) {
+                differing.add(here.get(i).replaceAll(" digest .*", ""));
+            }
+        }
+        assertEquals(List.of(), differing, "cases whose bits differ without the Vector API");
+    }
+
+    /** One line per case: {@code case OPERATOR seed S dense D digest H}. */
+    private static List<String> digests() {
+        TestDevice.init();
+        List<String> lines = new ArrayList<>();
+        for (Map.Entry<String, BiFunction<Long, Boolean, long[][]>> op : OPERATORS.entrySet()) {
+            long first = 0xF0_0000L + 0x1000L * lines.size();
+            for (long seed = first; seed < first + SEEDS; seed++) {
+                for (boolean dense : new boolean[] {false, true}) {
+                    long[][] bits = op.getValue().apply(seed, dense);
+                    lines.add("case " + op.getKey() + " seed " + seed + " dense " + dense + " digest "
+                            + Arrays.deepHashCode(bits) + "/" + Arrays.stream(bits).mapToInt(b -> b.length).sum());
+                }
+            }
+        }
+        return lines;
+    }
+
+    /** The child's side: the same cases, their digests on stdout. */
+    public static void main(String[] args) {
+        digests().forEach(System.out::println);
+    }
+}
