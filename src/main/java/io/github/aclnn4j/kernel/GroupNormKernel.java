@@ -76,15 +76,18 @@ public final class GroupNormKernel implements Parallel.Tasks {
             double m = total / count;
             double r = rstd(BulkMath.INSTANCE.squaredDeviations(x, 0, (int) count, m), count);
             store(task, m, r);
+            double[] kb = groupCoefficients(task, m, r, (int) perGroup);
             if (direct) {
                 for (int row = 0; row < perGroup; row++) {
-                    double[] kb = coefficients(task, m, r, row);
-                    DirectOperands.math().affineStore(DType.FLOAT, x, row * (int) hxw, (int) hxw, kb[0], kb[1],
-                            out.segment(), out.denseOffset(first + row * hxw));
+                    DirectOperands.math().affineStore(DType.FLOAT, x, row * (int) hxw, (int) hxw, kb[2 * row],
+                            kb[2 * row + 1], out.segment(), out.denseOffset(first + row * hxw));
                 }
                 return;
             }
-            update(task, m, r, x, 0, (int) hxw, perGroup);
+            for (int row = 0; row < perGroup; row++) {
+                BulkMath.INSTANCE.affine(x, x, row * (int) hxw, (row + 1) * (int) hxw, kb[2 * row], 0,
+                        kb[2 * row + 1]);
+            }
             out.scatter(first, x, (int) count);
             return;
         }
@@ -144,6 +147,31 @@ public final class GroupNormKernel implements Parallel.Tasks {
     private void store(long task, double m, double r) {
         mean.set(task, (float) m);
         rstd.set(task, (float) r);
+    }
+
+    /**
+     * {@code [k, bias]} of each of the group's {@code rows} channels, pairs one after the other, as
+     * {@link #coefficients} gives them (per-thread scratch): γ and β read once per group, where
+     * reading them per channel cost a 7×7 map as much as its update.
+     */
+    private double[] groupCoefficients(long task, double m, double r, int rows) {
+        Scratch s = Scratch.get();
+        float[] values = s.weights(rows);
+        long firstChannel = (task % group) * rows;
+        double[] kb = s.rowScales(2 * rows);
+        if (gamma != null) {
+            gamma.gather(firstChannel, values, rows);
+        }
+        for (int row = 0; row < rows; row++) {
+            kb[2 * row] = r * (gamma == null ? 1 : values[row]);
+        }
+        if (beta != null) {
+            beta.gather(firstChannel, values, rows);
+        }
+        for (int row = 0; row < rows; row++) {
+            kb[2 * row + 1] = (beta == null ? 0 : values[row]) - m * kb[2 * row];
+        }
+        return kb;
     }
 
     /** {@code [k, bias]} of channel {@code row} of the group: {@code k = rstd·γ}, {@code bias = β − mean·k} (per-thread scratch). */
