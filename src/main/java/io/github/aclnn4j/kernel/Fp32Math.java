@@ -61,34 +61,24 @@ final class Fp32Math {
 
     /** The BCE loss of one element, as VectorBulkMath's bceForwardLosses. */
     static float bceLoss(float x, float y, float w) {
-        float m = 1f - x;
-        return -(y * log(x) + (1f - y) * logOneMinus(x, m)) * w;
+        return -(y * log(x, false, 0f) + (1f - y) * log(1f - x, true, -x)) * w;
     }
 
-    /** log(a), at least −100, as the loop computes it for a = x. */
-    private static float log(float a) {
+    /**
+     * log(a), at least −100, as the loop computes it: a = 2^e·m with m in [√½, √2) (subnormals
+     * scaled first), log1p(m − 1) by the series; with {@code nearOne}, for a in (√½, √2) the series
+     * on {@code f} itself (a = 1 − x, f = −x: a loss near 0 keeps its digits).
+     */
+    private static float log(float a, boolean nearOne, float f) {
         boolean tiny = a < 0x1p-126f;
         int bits = Float.floatToRawIntBits(tiny ? a * 0x1p23f : a);
         float mant = Float.intBitsToFloat(bits & 0x007FFFFF | 0x3F800000);
         boolean high = mant > SQRT2;
         float e = (bits >>> 23) - (tiny ? 150 : 127) + (high ? 1 : 0);
-        float f = (high ? mant * 0.5f : mant) - 1f;
-        return finish(a, e, f);
-    }
-
-    /** log(1 − x), at least −100, as the loop computes it: the series on −x itself near 1. */
-    private static float logOneMinus(float x, float m) {
-        boolean tiny = m < 0x1p-126f;
-        int bits = Float.floatToRawIntBits(tiny ? m * 0x1p23f : m);
-        float mant = Float.intBitsToFloat(bits & 0x007FFFFF | 0x3F800000);
-        boolean high = mant > SQRT2;
-        float e = (bits >>> 23) - (tiny ? 150 : 127) + (high ? 1 : 0);
-        float f = (high ? mant * 0.5f : mant) - 1f;
-        if (m > SQRT_HALF && m < SQRT2) {
-            f = -x;
-            e = 0f;
+        if (nearOne && a > SQRT_HALF && a < SQRT2) {
+            return finish(a, 0f, f);
         }
-        return finish(m, e, f);
+        return finish(a, e, (high ? mant * 0.5f : mant) - 1f);
     }
 
     /** e·ln 2 + log1p(f) by the atanh series, with a's special cases, clamped at −100. */

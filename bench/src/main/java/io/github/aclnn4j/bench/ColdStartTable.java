@@ -49,15 +49,8 @@ public final class ColdStartTable {
             command.addAll(jvm);
             command.add(ColdStart.class.getName());
             command.add(line);
-            double[][] ours = new double[runs][];
-            double[] walls = new double[runs];
-            for (int r = 0; r < runs; r++) {
-                long t0 = System.nanoTime();
-                Result result = run(command);
-                walls[r] = (System.nanoTime() - t0) / 1e6;
-                ours[r] = result.times(line);
-            }
-            double[] ms = medians(ours);
+            Timed ours = timed(command, runs, line);
+            double[] ms = ours.ms;
             String theirs = "n/a";
             String ratio = "";
             if (torch) {
@@ -88,16 +81,9 @@ public final class ColdStartTable {
             run(training);
             plain.add(1, "-XX:AOTCache=" + cache);
             plain.add(2, "-Xlog:aot*=off,cds*=off");
-            double[][] short_ = new double[runs][];
-            double[] shortWalls = new double[runs];
-            for (int r = 0; r < runs; r++) {
-                long t0 = System.nanoTime();
-                Result result = run(plain);
-                shortWalls[r] = (System.nanoTime() - t0) / 1e6;
-                short_[r] = result.times(line);
-            }
-            table.append(String.format(Locale.ROOT, "| %s | %.0f | %s | %s | %s | %.0f | %s |%n", line,
-                    median(walls), format(ms), theirs, ratio, median(shortWalls), format(medians(short_))));
+            Timed shortProgram = timed(plain, runs, line);
+            table.append(String.format(Locale.ROOT, "| %s | %.0f | %s | %s | %s | %.0f | %s |%n", line, ours.wall,
+                    format(ms), theirs, ratio, shortProgram.wall, format(shortProgram.ms)));
             System.out.print(table.substring(table.lastIndexOf("| op=")));
         }
         Files.deleteIfExists(cache);
@@ -105,6 +91,21 @@ public final class ColdStartTable {
         Files.writeString(Path.of("target/bench/cold.md"), table.toString());
         System.out.println();
         System.out.print(table);
+    }
+
+    /** Median wall time of a ColdStart process and median times after 1, 10, 100, 1000 calls. */
+    private record Timed(double wall, double[] ms) {}
+
+    private static Timed timed(List<String> command, int runs, String line) throws IOException, InterruptedException {
+        double[][] times = new double[runs][];
+        double[] walls = new double[runs];
+        for (int r = 0; r < runs; r++) {
+            long t0 = System.nanoTime();
+            Result result = run(command);
+            walls[r] = (System.nanoTime() - t0) / 1e6;
+            times[r] = result.times(line);
+        }
+        return new Timed(median(walls), medians(times));
     }
 
     private static String format(double[] ms) {
