@@ -1,5 +1,7 @@
 package io.github.aclnn4j.kernel;
 
+import static io.github.aclnn4j.kernel.VectorBulkMath.D4;
+import static io.github.aclnn4j.kernel.VectorBulkMath.F8;
 import static io.github.aclnn4j.kernel.VectorLanes.*;
 
 import io.github.aclnn4j.tensor.DType;
@@ -35,26 +37,15 @@ final class GroupNormBackwardVectorLoops {
             long n, MemorySegment sums, long sumsAt) {
         a = (MemorySegment) NATIVE.cast(a);
         b = (MemorySegment) NATIVE.cast(b);
-        double[] lanes = Scratch.get().lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
+        double[] lanes = Scratch.get().lanes; // the lanes of SumOrder
         for (long r = 0; r < rows; r++) {
-            DoubleVector sum = DoubleVector.zero(D);
-            DoubleVector dot = DoubleVector.zero(D);
             long aRow = aAt + 4L * rowLength * r;
             long bRow = bAt + 4L * rowLength * r;
-            long bound = n - n % FD.length();
-            for (int i = 0; i < bound; i += FD.length()) {
-                DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aRow + 4L * i, ORDER)
-                        .convertShape(VectorOperators.F2D, D, 0);
-                DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bRow + 4L * i, ORDER)
-                        .convertShape(VectorOperators.F2D, D, 0);
-                sum = sum.add(ad);
-                dot = ad.fma(bd, dot);
-            }
-            sum.intoArray(lanes, 0);
-            double s = VectorBulkMath.sumLanes(lanes);
-            dot.intoArray(lanes, 0);
-            double d = VectorBulkMath.sumLanes(lanes);
-            for (long i = bound; i < n; i++) { // the row's last elements, in order, as BulkMath#sumAndDot adds them
+            long i = VectorBulkMath.WIDE ? rowLanesWide(a, aRow, b, bRow, n, lanes)
+                    : rowLanesHalves(a, aRow, b, bRow, n, lanes);
+            double s = SumOrder.sumLanes(lanes, 0);
+            double d = SumOrder.sumLanes(lanes, SumOrder.LANES);
+            for (; i < n; i++) { // the row's last elements, in order, as BulkMath#sumAndDot adds them
                 float ai = a.get(F32, aRow + 4L * i);
                 s += ai;
                 d += (double) ai * b.get(F32, bRow + 4L * i);
@@ -62,6 +53,56 @@ final class GroupNormBackwardVectorLoops {
             sums.set(F64, sumsAt + 16L * r, s);
             sums.set(F64, sumsAt + 16L * r + 8, d);
         }
+    }
+
+    /**
+     * One row's whole steps: Σa into SumOrder's lanes at {@code lanes[0, 8)}, Σa·b at
+     * {@code lanes[8, 16)}, as BulkMath#sumAndDot; returns where the steps end.
+     */
+    private static long rowLanesWide(MemorySegment a, long aRow, MemorySegment b, long bRow, long n, double[] lanes) {
+        a = (MemorySegment) NATIVE.cast(a); // each loop casts its own segments (see VectorLanes)
+        b = (MemorySegment) NATIVE.cast(b);
+        DoubleVector sum = DoubleVector.zero(D);
+        DoubleVector dot = DoubleVector.zero(D);
+        long bound = n - n % FD.length();
+        for (int i = 0; i < bound; i += FD.length()) {
+            DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aRow + 4L * i, ORDER)
+                    .convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bRow + 4L * i, ORDER)
+                    .convertShape(VectorOperators.F2D, D, 0);
+            sum = sum.add(ad);
+            dot = ad.fma(bd, dot);
+        }
+        sum.intoArray(lanes, 0);
+        dot.intoArray(lanes, SumOrder.LANES);
+        return bound;
+    }
+
+    /** As {@link #rowLanesWide}, the lanes in two 256-bit halves. */
+    private static long rowLanesHalves(MemorySegment a, long aRow, MemorySegment b, long bRow, long n,
+            double[] lanes) {
+        a = (MemorySegment) NATIVE.cast(a); // each loop casts its own segments (see VectorLanes)
+        b = (MemorySegment) NATIVE.cast(b);
+        DoubleVector sum0 = DoubleVector.zero(D4);
+        DoubleVector sum1 = DoubleVector.zero(D4);
+        DoubleVector dot0 = DoubleVector.zero(D4);
+        DoubleVector dot1 = DoubleVector.zero(D4);
+        long bound = n - n % F8.length();
+        for (int i = 0; i < bound; i += F8.length()) {
+            FloatVector av = FloatVector.fromMemorySegment(F8, a, aRow + 4L * i, ORDER);
+            FloatVector bv = FloatVector.fromMemorySegment(F8, b, bRow + 4L * i, ORDER);
+            DoubleVector a0 = (DoubleVector) av.convertShape(VectorOperators.F2D, D4, 0);
+            DoubleVector a1 = (DoubleVector) av.convertShape(VectorOperators.F2D, D4, 1);
+            sum0 = sum0.add(a0);
+            sum1 = sum1.add(a1);
+            dot0 = a0.fma((DoubleVector) bv.convertShape(VectorOperators.F2D, D4, 0), dot0);
+            dot1 = a1.fma((DoubleVector) bv.convertShape(VectorOperators.F2D, D4, 1), dot1);
+        }
+        sum0.intoArray(lanes, 0);
+        sum1.intoArray(lanes, D4.length());
+        dot0.intoArray(lanes, SumOrder.LANES);
+        dot1.intoArray(lanes, SumOrder.LANES + D4.length());
+        return bound;
     }
 
     private static void groupSumsBf16(MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,

@@ -1,5 +1,7 @@
 package io.github.aclnn4j.kernel;
 
+import static io.github.aclnn4j.kernel.VectorBulkMath.D4;
+import static io.github.aclnn4j.kernel.VectorBulkMath.F8;
 import static io.github.aclnn4j.kernel.VectorLanes.*;
 
 import io.github.aclnn4j.tensor.DType;
@@ -24,6 +26,20 @@ final class GroupNormVectorLoops {
             throw unsupported(dtype);
         }
         x = (MemorySegment) NATIVE.cast(x);
+        double[] lanes = Scratch.get().lanes;
+        int bound = VectorBulkMath.WIDE ? readLanesWide(x, xAt, dst, n, lanes) : readLanesHalves(x, xAt, dst, n, lanes);
+        double s = SumOrder.sumLanes(lanes);
+        for (int i = bound; i < n; i++) { // the last elements, in order, as BulkMath#sumAndDot adds them
+            float v = x.get(F32, xAt + 4L * i);
+            dst[i] = v;
+            s += v;
+        }
+        return s;
+    }
+
+    /** readAndSum's whole steps: copied, and added into SumOrder's lanes; returns where they end. */
+    private static int readLanesWide(MemorySegment x, long xAt, float[] dst, int n, double[] lanes) {
+        x = (MemorySegment) NATIVE.cast(x); // each loop casts its own segments (see VectorLanes)
         DoubleVector sum = DoubleVector.zero(D);
         int bound = n - n % FD.length();
         for (int i = 0; i < bound; i += FD.length()) {
@@ -31,15 +47,25 @@ final class GroupNormVectorLoops {
             v.intoArray(dst, i);
             sum = sum.add((DoubleVector) v.convertShape(VectorOperators.F2D, D, 0));
         }
-        double[] lanes = Scratch.get().lanes;
         sum.intoArray(lanes, 0);
-        double s = VectorBulkMath.sumLanes(lanes);
-        for (int i = bound; i < n; i++) { // the last elements, in order, as BulkMath#sumAndDot adds them
-            float v = x.get(F32, xAt + 4L * i);
-            dst[i] = v;
-            s += v;
+        return bound;
+    }
+
+    /** As {@link #readLanesWide}, the lanes in two 256-bit halves. */
+    private static int readLanesHalves(MemorySegment x, long xAt, float[] dst, int n, double[] lanes) {
+        x = (MemorySegment) NATIVE.cast(x); // each loop casts its own segments (see VectorLanes)
+        DoubleVector sum0 = DoubleVector.zero(D4);
+        DoubleVector sum1 = DoubleVector.zero(D4);
+        int bound = n - n % F8.length();
+        for (int i = 0; i < bound; i += F8.length()) {
+            FloatVector v = FloatVector.fromMemorySegment(F8, x, xAt + 4L * i, ORDER);
+            v.intoArray(dst, i);
+            sum0 = sum0.add((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0));
+            sum1 = sum1.add((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1));
         }
-        return s;
+        sum0.intoArray(lanes, 0);
+        sum1.intoArray(lanes, D4.length());
+        return bound;
     }
 
     static void affineStore(DType dtype, float[] src, int from, int n, double k, double bias, MemorySegment out,

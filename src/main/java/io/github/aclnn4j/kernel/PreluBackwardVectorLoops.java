@@ -1,5 +1,7 @@
 package io.github.aclnn4j.kernel;
 
+import static io.github.aclnn4j.kernel.VectorBulkMath.D4;
+import static io.github.aclnn4j.kernel.VectorBulkMath.F8;
 import static io.github.aclnn4j.kernel.VectorLanes.*;
 
 import io.github.aclnn4j.tensor.DType;
@@ -34,6 +36,21 @@ final class PreluBackwardVectorLoops {
         x = (MemorySegment) NATIVE.cast(x);
         g = (MemorySegment) NATIVE.cast(g);
         out = (MemorySegment) NATIVE.cast(out);
+        double[] lanes = Scratch.get().lanes; // n: whole steps, so whole lanes of SumOrder
+        if (VectorBulkMath.WIDE) {
+            preluLanesWide(x, xAt, g, gAt, w, out, outAt, n, lanes);
+        } else {
+            preluLanesHalves(x, xAt, g, gAt, w, out, outAt, n, lanes);
+        }
+        return SumOrder.sumLanes(lanes);
+    }
+
+    /** preluF32's steps: gradInput stored, Σ min(x, 0)·g into SumOrder's lanes. */
+    private static void preluLanesWide(MemorySegment x, long xAt, MemorySegment g, long gAt, float w,
+            MemorySegment out, long outAt, int n, double[] lanes) {
+        x = (MemorySegment) NATIVE.cast(x); // each loop casts its own segments (see VectorLanes)
+        g = (MemorySegment) NATIVE.cast(g);
+        out = (MemorySegment) NATIVE.cast(out);
         DoubleVector acc = DoubleVector.zero(D);
         for (int i = 0; i < n; i += FD.length()) {
             long o = 4L * i;
@@ -44,9 +61,31 @@ final class PreluBackwardVectorLoops {
                     .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0), acc);
             gv.mul(w).blend(gv, up).intoMemorySegment(out, outAt + o, ORDER);
         }
-        double[] lanes = Scratch.get().lanes;
         acc.intoArray(lanes, 0);
-        return VectorBulkMath.sumLanes(lanes);
+    }
+
+    /** As {@link #preluLanesWide}, the lanes in two 256-bit halves. */
+    private static void preluLanesHalves(MemorySegment x, long xAt, MemorySegment g, long gAt, float w,
+            MemorySegment out, long outAt, int n, double[] lanes) {
+        x = (MemorySegment) NATIVE.cast(x); // each loop casts its own segments (see VectorLanes)
+        g = (MemorySegment) NATIVE.cast(g);
+        out = (MemorySegment) NATIVE.cast(out);
+        DoubleVector acc0 = DoubleVector.zero(D4);
+        DoubleVector acc1 = DoubleVector.zero(D4);
+        for (int i = 0; i < n; i += F8.length()) {
+            long o = 4L * i;
+            FloatVector xv = FloatVector.fromMemorySegment(F8, x, xAt + o, ORDER);
+            FloatVector gv = FloatVector.fromMemorySegment(F8, g, gAt + o, ORDER);
+            VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
+            FloatVector xm = xv.blend(0f, up); // min(x, 0), as preluBf16
+            acc0 = ((DoubleVector) xm.convertShape(VectorOperators.F2D, D4, 0))
+                    .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D4, 0), acc0);
+            acc1 = ((DoubleVector) xm.convertShape(VectorOperators.F2D, D4, 1))
+                    .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D4, 1), acc1);
+            gv.mul(w).blend(gv, up).intoMemorySegment(out, outAt + o, ORDER);
+        }
+        acc0.intoArray(lanes, 0);
+        acc1.intoArray(lanes, D4.length());
     }
 
     private static double preluBf16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,

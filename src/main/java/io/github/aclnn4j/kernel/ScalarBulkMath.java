@@ -61,10 +61,20 @@ final class ScalarBulkMath implements BulkMath {
         return sum;
     }
 
+    /** Σ min(x, 0)·g in {@link SumOrder}'s lanes, as the Vector API loop adds it. */
     @Override
     public double preluRow(float[] x, float[] g, int from, int to, float w) {
-        double sum = 0;
-        for (int i = from; i < to; i++) {
+        double[] lanes = SumOrder.zeroed(Scratch.get().lanes);
+        int bound = SumOrder.laneBound(from, to);
+        for (int i = from; i < bound; i++) {
+            float xi = x[i];
+            float gi = g[i];
+            lanes[(i - from) % SumOrder.LANES] = Math.fma(Math.min(xi, 0f), (double) gi,
+                    lanes[(i - from) % SumOrder.LANES]);
+            x[i] = xi > 0 ? gi : w * gi;
+        }
+        double sum = SumOrder.sumLanes(lanes);
+        for (int i = bound; i < to; i++) {
             float xi = x[i];
             float gi = g[i];
             sum += (double) Math.min(xi, 0f) * gi;
@@ -154,10 +164,17 @@ final class ScalarBulkMath implements BulkMath {
         }
     }
 
+    /** In {@link SumOrder}'s lanes, as the Vector API loop adds it. */
     @Override
     public double squaredDeviations(float[] a, int from, int to, double shift) {
-        double s = 0;
-        for (int i = from; i < to; i++) {
+        double[] lanes = SumOrder.zeroed(Scratch.get().lanes);
+        int bound = SumOrder.laneBound(from, to);
+        for (int i = from; i < bound; i++) {
+            double d = a[i] - shift;
+            lanes[(i - from) % SumOrder.LANES] = Math.fma(d, d, lanes[(i - from) % SumOrder.LANES]);
+        }
+        double s = SumOrder.sumLanes(lanes);
+        for (int i = bound; i < to; i++) {
             double d = a[i] - shift;
             s += d * d;
         }
@@ -178,11 +195,20 @@ final class ScalarBulkMath implements BulkMath {
         }
     }
 
-    /** {@link #sumAndDot} into {@code out[at]} and {@code out[at + 1]}. */
+    /** {@link #sumAndDot} into {@code out[at]} and {@code out[at + 1]}, in {@link SumOrder}'s lanes. */
     private static void sumAndDotRow(float[] a, float[] b, int from, int to, double[] out, int at) {
-        double s = 0;
-        double d = 0;
-        for (int i = from; i < to; i++) {
+        Scratch scratch = Scratch.get();
+        double[] sums = SumOrder.zeroed(scratch.lanes);
+        double[] dots = SumOrder.zeroed(scratch.dotLanes);
+        int bound = SumOrder.laneBound(from, to);
+        for (int i = from; i < bound; i++) {
+            int lane = (i - from) % SumOrder.LANES;
+            sums[lane] += a[i];
+            dots[lane] = Math.fma(a[i], (double) b[i], dots[lane]);
+        }
+        double s = SumOrder.sumLanes(sums);
+        double d = SumOrder.sumLanes(dots);
+        for (int i = bound; i < to; i++) {
             s += a[i];
             d += (double) a[i] * b[i];
         }

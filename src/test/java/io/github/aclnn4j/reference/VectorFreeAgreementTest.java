@@ -25,11 +25,12 @@ class VectorFreeAgreementTest {
     private static final int MAX_NUMEL = 3 * 4096 + 100;
 
     /**
-     * The operators whose plain-Java path is the Vector API's computation, element by element. The
-     * others' reductions (BCE and BCE with logits for mean and sum, PReLU backward's gradWeight,
-     * GroupNorm's statistics and GroupNorm backward's sums) add in as many lanes as the processor's
-     * vectors hold, and the plain-Java path adds in order: they mostly round to the same bits, not
-     * always, so they are not listed until both add in the same fixed lanes.
+     * The operators whose plain-Java path is the Vector API's computation: element by element, and
+     * GroupNorm's sums in {@code SumOrder}'s lanes. The others still add some sums their own way
+     * with the Vector API — BCE and BCE with logits their losses for mean and sum in fp32 chunks,
+     * GroupNorm backward's and PReLU backward's 16-bit direct loops in fp32 chunks, and PReLU
+     * backward's gradWeight in two parts where the direct loop leaves a block's last elements to
+     * rows — so their reductions mostly round to the same bits, not always, and are not listed.
      */
     private static final Map<String, BiFunction<Long, Boolean, long[][]>> OPERATORS = new LinkedHashMap<>();
 
@@ -40,6 +41,7 @@ class VectorFreeAgreementTest {
         OPERATORS.put("BinaryCrossEntropyWithLogitsBackward",
                 (s, d) -> BinaryCrossEntropyWithLogitsBackwardCase.run(s, MAX_NUMEL, d));
         OPERATORS.put("NllLoss", (s, d) -> NllLossCase.run(s, MAX_NUMEL, d));
+        OPERATORS.put("GroupNorm", (s, d) -> GroupNormCase.run(s, MAX_NUMEL, d));
     }
 
     @Test

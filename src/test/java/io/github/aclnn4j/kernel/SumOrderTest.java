@@ -1,0 +1,109 @@
+package io.github.aclnn4j.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.testing.ChildJvm;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Double sums of floats add in {@link SumOrder}'s fixed lanes whatever computes them: the Vector
+ * API's rows and direct loops at this processor's width, the same at AVX2's width (a JVM with
+ * {@code -XX:MaxVectorSize=32}), and plain Java (a JVM with 128-bit vectors, which uses it, and
+ * {@link ScalarBulkMath} here) give the same bits, for lengths that leave every remainder.
+ */
+class SumOrderTest {
+    private static final int[] LENGTHS = {0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1000, 4099};
+    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+
+    @Test
+    void theSameBitsAtEveryWidthAndInPlainJava() throws Exception {
+        List<String> here = results(BulkMath.INSTANCE, DirectMath.INSTANCE);
+        List<String> rows = here.subList(0, here.size() - directLines());
+        assertEquals(rows, results(new ScalarBulkMath(), null), "plain Java here");
+        for (String width : new String[] {"-XX:MaxVectorSize=32", "-XX:MaxVectorSize=16"}) {
+            List<String> there = ChildJvm.runWith(List.of(width), SumOrderTest.class).lines()
+                    .filter(l -> l.startsWith("sum ")).toList();
+            List<String> expected = there.size() == here.size() ? here : rows;
+            assertEquals(expected, there, "a JVM with " + width);
+        }
+    }
+
+    /** Lines of the direct loops' sums (absent where the Vector API is not used). */
+    private static int directLines() {
+        return DirectMath.INSTANCE == null ? 0 : 3 * LENGTHS.length;
+    }
+
+    /** Every sum's bits, one line each: the rows' first, then the direct loops' when {@code direct} is there. */
+    static List<String> results(BulkMath math, DirectMath direct) {
+        List<String> lines = new ArrayList<>();
+        List<String> directLines = new ArrayList<>();
+        for (int n : LENGTHS) {
+            SplittableRandom r = new SplittableRandom(n);
+            float[] a = values(r, n + 3);
+            float[] b = values(r, n + 3);
+            double[] pair = new double[2];
+            math.sumAndDot(a, b, 3, n + 3, pair);
+            lines.add(line("sumAndDot", n, pair[0], pair[1]));
+            lines.add(line("squaredDeviations", n, math.squaredDeviations(a, 3, n + 3, 0.125)));
+            float[] x = a.clone();
+            double prelu = math.preluRow(x, b, 3, n + 3, 0.25f);
+            lines.add(line("preluRow", n, prelu, java.util.Arrays.hashCode(x)));
+            if (direct == null) {
+                continue;
+            }
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment as = arena.allocate(4L * a.length + 4);
+                MemorySegment bs = arena.allocate(4L * b.length + 4);
+                MemorySegment.copy(a, 0, as, F32, 4, a.length);
+                MemorySegment.copy(b, 0, bs, F32, 4, b.length);
+                MemorySegment sums = arena.allocate(16);
+                if (n >= 1) {
+                    direct.groupSums(DType.FLOAT, as, 16, bs, 16, 1, n, n, sums, 0);
+                }
+                // the direct loops add as the rows do
+                directLines.add(line("groupSums", n, sums.get(F64, 0), sums.get(F64, 8)));
+                assertEquals(lines.get(lines.size() - 3).replace("sumAndDot", "groupSums"),
+                        directLines.getLast(), "groupSums against sumAndDot");
+                directLines.add(line("readAndSum", n, direct.readAndSum(DType.FLOAT, as, 16, new float[n], n)));
+                assertEquals(line("readAndSum", n, pair[0]), directLines.getLast(), "readAndSum against sumAndDot");
+                int whole = n - n % direct.step();
+                double preluDirect = direct.prelu(DType.FLOAT, as, 16, bs, 16, 0.25f, arena.allocate(4L * n + 4), 0,
+                        whole);
+                directLines.add(line("prelu", n, preluDirect));
+                assertEquals(line("prelu", n, math.preluRow(a.clone(), b, 3, whole + 3, 0.25f)), directLines.getLast(),
+                        "prelu against preluRow");
+            }
+        }
+        lines.addAll(directLines);
+        return lines;
+    }
+
+    private static String line(String what, int n, double... values) {
+        StringBuilder s = new StringBuilder("sum " + what + " n=" + n);
+        for (double v : values) {
+            s.append(' ').append(Long.toHexString(Double.doubleToRawLongBits(v)));
+        }
+        return s.toString();
+    }
+
+    private static float[] values(SplittableRandom r, int n) {
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = (float) (r.nextGaussian() * Math.scalb(1.0, r.nextInt(-20, 20)));
+        }
+        return v;
+    }
+
+    /** The child's side: the same sums at its width, on stdout. */
+    public static void main(String[] args) {
+        results(BulkMath.INSTANCE, DirectMath.INSTANCE).forEach(System.out::println);
+    }
+}
