@@ -49,16 +49,13 @@ final class ScalarBulkMath implements BulkMath {
         }
     }
 
-    /** Each the Vector API loops' fp32 loss ({@link Fp32Math}), added in double. */
+    /** Each the Vector API loops' fp32 loss ({@link Fp32Math}), added in {@link SumOrder#chunkedSum}'s order. */
     @Override
     public double binaryCrossEntropy(float[] x, float[] y, float[] w, int n) {
-        double sum = 0;
         for (int i = 0; i < n; i++) {
-            float loss = Fp32Math.bceLoss(x[i], y[i], w[i]);
-            x[i] = loss;
-            sum += loss;
+            x[i] = Fp32Math.bceLoss(x[i], y[i], w[i]);
         }
-        return sum;
+        return SumOrder.chunkedSum(x, n);
     }
 
     /** Σ min(x, 0)·g in {@link SumOrder}'s lanes, as the Vector API loop adds it. */

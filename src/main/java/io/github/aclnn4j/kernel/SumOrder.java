@@ -11,12 +11,17 @@ package io.github.aclnn4j.kernel;
  * 256-bit halves where they are not ({@link VectorBulkMath#WIDE}); {@link ScalarBulkMath} keeps
  * them in an array; {@link VectorDirectMath#STEP} fixes where a kernel's direct loops leave
  * elements to rows. Not following it yet: the 16-bit direct loops' fp32 chunk sums (GroupNorm
- * backward, PReLU backward, BCE with logits) and BCE's and BCE with logits' loss sums (fp32 chunks),
- * whose bits therefore still depend on the vector width and on the Vector API being there.
+ * backward, PReLU backward, BCE with logits) and BCE with logits' loss sums (fp32 chunks),
+ * whose bits therefore still depend on the vector width and on the Vector API being there. BCE's
+ * sum of its losses has an order of its own, {@link #chunkedSum}.
  */
 final class SumOrder {
     /** Lanes every such sum adds in. */
     static final int LANES = 8;
+    /** fp32 lanes of a {@link #chunkedSum}: two for each double lane. */
+    static final int FLOAT_LANES = 2 * LANES;
+    /** Elements a {@link #chunkedSum} adds in fp32 before it moves them into its double lanes. */
+    static final int CHUNK = 128;
 
     private SumOrder() {}
 
@@ -32,6 +37,38 @@ final class SumOrder {
             sum += lanes[i];
         }
         return sum;
+    }
+
+    /**
+     * BCE's sum of its fp32 losses {@code v[0, n)}: the first {@code ⌊n/16⌋·16} in 16 fp32 lanes
+     * (element k in lane {@code k mod 16}) over each {@link #CHUNK} elements, each chunk then moved
+     * into the double lanes, lane j getting fp32 lane j and then lane j + 8; those lanes added in
+     * order; then the last {@code n mod 16} elements the same way as one chunk of their own, their
+     * sum added. Plain Java; {@code VectorBulkMath} adds in the same order.
+     */
+    static double chunkedSum(float[] v, int n) {
+        Scratch scratch = Scratch.get();
+        double[] lanes = scratch.lanes;
+        float[] chunk = scratch.chunkLanes;
+        int full = n - n % FLOAT_LANES;
+        double sum = chunks(v, 0, full, zeroed(lanes), chunk);
+        return full < n ? sum + chunks(v, full, n, zeroed(lanes), chunk) : sum;
+    }
+
+    /** {@code v[from, to)} in fp32 chunks into {@code lanes}, which are then added: see {@link #chunkedSum}. */
+    private static double chunks(float[] v, int from, int to, double[] lanes, float[] chunk) {
+        java.util.Arrays.fill(chunk, 0, FLOAT_LANES, 0f);
+        for (int i = from; i < to; i++) {
+            chunk[(i - from) % FLOAT_LANES] += v[i];
+            int done = i + 1 - from;
+            if (done % CHUNK == 0 || i + 1 == to) {
+                for (int j = 0; j < LANES; j++) {
+                    lanes[j] = lanes[j] + chunk[j] + chunk[j + LANES];
+                }
+                java.util.Arrays.fill(chunk, 0, FLOAT_LANES, 0f);
+            }
+        }
+        return sumLanes(lanes);
     }
 
     /** {@code lanes} with its first {@link #LANES} values set to 0, for a new sum. */

@@ -231,22 +231,85 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public double binaryCrossEntropy(float[] x, float[] y, float[] w, int n) {
         int full = F.loopBound(n);
-        double sum = bceForwardLosses(x, y, w, full);
-        if (full < n) { // the tail, padded to one vector (weight 0: padded lanes add exactly 0)
+        bceForwardLosses(x, y, w, full);
+        if (full < n) { // the tail, padded to one vector
             int rest = n - full;
             float[][] tails = Scratch.get().tails;
             float[] tx = tail(x, full, rest, tails[0], 0.5f);
-            sum += bceForwardLosses(tx, tail(y, full, rest, tails[1], 0.5f), tail(w, full, rest, tails[2], 0f),
-                    F.length());
+            bceForwardLosses(tx, tail(y, full, rest, tails[1], 0.5f), tail(w, full, rest, tails[2], 0f), F.length());
             System.arraycopy(tx, 0, x, full, rest);
         }
-        return sum;
+        return WIDE ? chunkedSumWide(x, n) : chunkedSumHalves(x, n);
     }
 
     /**
-     * The BCE losses of whole vectors {@code [0, n)} in fp32, written over {@code x}, and their sum
-     * (fp32 lanes over each {@link #LOSS_CHUNK} elements, then double). For probabilities and
-     * targets in [0, 1] both terms have one sign, so nothing cancels.
+     * {@link SumOrder#chunkedSum} with one 16-lane fp32 chunk and one 8-lane double accumulator (512-bit
+     * vectors); a pass of its own over the losses, which are in L1, so that the order of the sum does
+     * not depend on the width of the loop that computed them.
+     */
+    private static double chunkedSumWide(float[] v, int n) {
+        int full = n - n % SumOrder.FLOAT_LANES;
+        DoubleVector acc = DoubleVector.zero(D);
+        FloatVector chunk = FloatVector.zero(F);
+        for (int i = 0; i < full; i += F.length()) {
+            chunk = chunk.add(FloatVector.fromArray(F, v, i));
+            if (((i + F.length()) & (SumOrder.CHUNK - 1)) == 0 || i + F.length() >= full) {
+                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                chunk = FloatVector.zero(F);
+            }
+        }
+        double[] lanes = Scratch.get().lanes;
+        acc.intoArray(lanes, 0);
+        double sum = SumOrder.sumLanes(lanes);
+        if (full == n) {
+            return sum;
+        }
+        FloatVector last = FloatVector.fromArray(F, v, full, F.indexInRange(full, n));
+        ((DoubleVector) DoubleVector.zero(D).add((DoubleVector) last.convertShape(VectorOperators.F2D, D, 0)))
+                .add((DoubleVector) last.convertShape(VectorOperators.F2D, D, 1)).intoArray(lanes, 0);
+        return sum + SumOrder.sumLanes(lanes);
+    }
+
+    /** As {@link #chunkedSumWide}, the 16 fp32 lanes in two 8-lane halves and the double lanes in two 4-lane ones. */
+    private static double chunkedSumHalves(float[] v, int n) {
+        int full = n - n % SumOrder.FLOAT_LANES;
+        DoubleVector acc0 = DoubleVector.zero(D4);
+        DoubleVector acc1 = DoubleVector.zero(D4);
+        FloatVector chunk0 = FloatVector.zero(F8);
+        FloatVector chunk1 = FloatVector.zero(F8);
+        for (int i = 0; i < full; i += SumOrder.FLOAT_LANES) {
+            chunk0 = chunk0.add(FloatVector.fromArray(F8, v, i));
+            chunk1 = chunk1.add(FloatVector.fromArray(F8, v, i + F8.length()));
+            if (((i + SumOrder.FLOAT_LANES) & (SumOrder.CHUNK - 1)) == 0 || i + SumOrder.FLOAT_LANES >= full) {
+                acc0 = acc0.add((DoubleVector) chunk0.convertShape(VectorOperators.F2D, D4, 0))
+                        .add((DoubleVector) chunk1.convertShape(VectorOperators.F2D, D4, 0));
+                acc1 = acc1.add((DoubleVector) chunk0.convertShape(VectorOperators.F2D, D4, 1))
+                        .add((DoubleVector) chunk1.convertShape(VectorOperators.F2D, D4, 1));
+                chunk0 = FloatVector.zero(F8);
+                chunk1 = FloatVector.zero(F8);
+            }
+        }
+        double[] lanes = Scratch.get().lanes;
+        acc0.intoArray(lanes, 0);
+        acc1.intoArray(lanes, D4.length());
+        double sum = SumOrder.sumLanes(lanes);
+        if (full == n) {
+            return sum;
+        }
+        FloatVector last0 = FloatVector.fromArray(F8, v, full, F8.indexInRange(full, n));
+        FloatVector last1 = FloatVector.fromArray(F8, v, full + F8.length(), F8.indexInRange(full + F8.length(), n));
+        DoubleVector.zero(D4).add((DoubleVector) last0.convertShape(VectorOperators.F2D, D4, 0))
+                .add((DoubleVector) last1.convertShape(VectorOperators.F2D, D4, 0)).intoArray(lanes, 0);
+        DoubleVector.zero(D4).add((DoubleVector) last0.convertShape(VectorOperators.F2D, D4, 1))
+                .add((DoubleVector) last1.convertShape(VectorOperators.F2D, D4, 1)).intoArray(lanes, D4.length());
+        return sum + SumOrder.sumLanes(lanes);
+    }
+
+    /**
+     * The BCE losses of whole vectors {@code [0, n)} in fp32, written over {@code x} (their sum
+     * follows, in {@link SumOrder#chunkedSum}'s order). For probabilities and targets in [0, 1]
+     * both terms have one sign, so nothing cancels.
      *
      * <p>log(a) for a = x and for a = 1 − x, written out side by side (in helpers the JIT left
      * uninlined, every vector was boxed: 2.4 times the time): a = 2^e·m with m in [√½, √2)
@@ -256,9 +319,7 @@ final class VectorBulkMath implements BulkMath {
      * The series: log1p(f) = 2·atanh(s), s = f / (2 + f), |s| ≤ 0.172, to s⁹ (the next term is below
      * 2^-28 of the result).
      */
-    private static double bceForwardLosses(float[] x, float[] y, float[] w, int n) {
-        DoubleVector acc = DoubleVector.zero(D);
-        FloatVector chunk = FloatVector.zero(F);
+    private static void bceForwardLosses(float[] x, float[] y, float[] w, int n) {
         FloatVector one = FloatVector.broadcast(F, 1f);
         for (int i = 0; i < n; i += F.length()) {
             FloatVector ax = FloatVector.fromArray(F, x, i);
@@ -302,16 +363,7 @@ final class VectorBulkMath implements BulkMath {
             FloatVector yv = FloatVector.fromArray(F, y, i);
             FloatVector loss = yv.mul(logX).add(one.sub(yv).mul(logM)).neg().mul(FloatVector.fromArray(F, w, i));
             loss.intoArray(x, i);
-            chunk = chunk.add(loss);
-            if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
-                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
-                chunk = FloatVector.zero(F);
-            }
         }
-        double[] lanes = Scratch.get().lanes;
-        acc.intoArray(lanes, 0);
-        return sumLanes(lanes);
     }
 
     /**

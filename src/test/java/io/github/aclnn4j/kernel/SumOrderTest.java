@@ -13,7 +13,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Double sums of floats add in {@link SumOrder}'s fixed lanes whatever computes them: the Vector
+ * Double sums of floats (and BCE's chunked sum of its losses) add in {@link SumOrder}'s fixed lanes
+ * whatever computes them: the Vector
  * API's rows and direct loops at this processor's width, the same at AVX2's width (a JVM with
  * {@code -XX:MaxVectorSize=32}), and plain Java (a JVM with 128-bit vectors, which uses it, and
  * {@link ScalarBulkMath} here) give the same bits, for lengths that leave every remainder.
@@ -51,11 +52,17 @@ class SumOrderTest {
             float[] b = values(r, n + 3);
             double[] pair = new double[2];
             math.sumAndDot(a, b, 3, n + 3, pair);
-            lines.add(line("sumAndDot", n, pair[0], pair[1]));
+            String sumAndDot = line("sumAndDot", n, pair[0], pair[1]);
+            lines.add(sumAndDot);
             lines.add(line("squaredDeviations", n, math.squaredDeviations(a, 3, n + 3, 0.125)));
             float[] x = a.clone();
             double prelu = math.preluRow(x, b, 3, n + 3, 0.25f);
             lines.add(line("preluRow", n, prelu, java.util.Arrays.hashCode(x)));
+            float[] p = probabilities(r, n);
+            float[] losses = p.clone();
+            float[] weights = values(r, n); // magnitudes from 2^-20 to 2^20, so that the order of a sum shows
+            double bce = math.binaryCrossEntropy(losses, probabilities(r, n), weights, n);
+            lines.add(line("binaryCrossEntropy", n, bce, java.util.Arrays.hashCode(losses)));
             if (direct == null) {
                 continue;
             }
@@ -70,7 +77,7 @@ class SumOrderTest {
                 }
                 // the direct loops add as the rows do
                 directLines.add(line("groupSums", n, sums.get(F64, 0), sums.get(F64, 8)));
-                assertEquals(lines.get(lines.size() - 3).replace("sumAndDot", "groupSums"),
+                assertEquals(sumAndDot.replace("sumAndDot", "groupSums"),
                         directLines.getLast(), "groupSums against sumAndDot");
                 directLines.add(line("readAndSum", n, direct.readAndSum(DType.FLOAT, as, 16, new float[n], n)));
                 assertEquals(line("readAndSum", n, pair[0]), directLines.getLast(), "readAndSum against sumAndDot");
@@ -98,6 +105,14 @@ class SumOrderTest {
         float[] v = new float[n];
         for (int i = 0; i < n; i++) {
             v[i] = (float) (r.nextGaussian() * Math.scalb(1.0, r.nextInt(-20, 20)));
+        }
+        return v;
+    }
+
+    private static float[] probabilities(SplittableRandom r, int n) {
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = (float) r.nextDouble(0.001, 0.999);
         }
         return v;
     }

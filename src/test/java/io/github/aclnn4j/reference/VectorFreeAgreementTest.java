@@ -26,8 +26,8 @@ class VectorFreeAgreementTest {
 
     /**
      * The operators whose plain-Java path is the Vector API's computation: element by element, and
-     * GroupNorm's sums in {@code SumOrder}'s lanes. The others still add some sums their own way
-     * with the Vector API — BCE and BCE with logits their losses for mean and sum in fp32 chunks,
+     * GroupNorm's and BCE's sums in {@code SumOrder}'s order. The others still add some sums their
+     * own way with the Vector API — BCE with logits its losses for mean and sum in fp32 chunks,
      * GroupNorm backward's and PReLU backward's 16-bit direct loops in fp32 chunks, and PReLU
      * backward's gradWeight in two parts where the direct loop leaves a block's last elements to
      * rows — so their reductions mostly round to the same bits, not always, and are not listed.
@@ -42,6 +42,7 @@ class VectorFreeAgreementTest {
                 (s, d) -> BinaryCrossEntropyWithLogitsBackwardCase.run(s, MAX_NUMEL, d));
         OPERATORS.put("NllLoss", (s, d) -> NllLossCase.run(s, MAX_NUMEL, d));
         OPERATORS.put("GroupNorm", (s, d) -> GroupNormCase.run(s, MAX_NUMEL, d));
+        OPERATORS.put("BinaryCrossEntropy", (s, d) -> BinaryCrossEntropyCase.run(s, MAX_NUMEL, d));
     }
 
     @Test
