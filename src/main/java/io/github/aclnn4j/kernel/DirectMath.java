@@ -22,7 +22,13 @@ public interface DirectMath {
     /** The implementation in use, or null. */
     DirectMath INSTANCE = Loader.load();
 
-    /** Elements per loop step; every {@code n} is a multiple of it. */
+    /**
+     * Elements per loop step of every implementation, on every processor: which elements a kernel
+     * leaves to rows, and so how its sums group, does not depend on either (see {@link SumOrder}).
+     */
+    int STEP = 32;
+
+    /** Elements per loop step ({@link #STEP}); every {@code n} is a multiple of it. */
     int step();
 
     /**

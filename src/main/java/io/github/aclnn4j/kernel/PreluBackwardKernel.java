@@ -14,8 +14,9 @@ import java.lang.foreign.ValueLayout;
  * <p>Long rows ({@code inner ≥ Blocks.SIZE}) are cut into blocks, one task each. Short rows are
  * grouped into slabs of whole outer indices, each task summing every channel of its slab; rows of
  * one element (channels innermost, as the plan reads NHWC memory) run channel after channel.
- * Dense operands of one dtype run through {@link DirectMath} loops row by row (rows of at least
- * {@link #MIN_DIRECT_ROW} elements); the rest is gathered into rows.
+ * Dense operands of one dtype run row by row (rows of at least {@link #MIN_DIRECT_ROW} elements),
+ * their whole steps through {@link DirectMath} loops (without the Vector API, through rows cut at
+ * the same place, so that the sums group alike); the rest is gathered into rows.
  */
 public final class PreluBackwardKernel implements Parallel.Tasks {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
@@ -30,7 +31,13 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
     private final StridedView gradInput;
     private final StridedView gradWeight;
     private final Layout layout;
-    /** Whether the operands suit the {@link DirectMath} loops. */
+    /**
+     * Dense operands of one dtype: long enough rows go one at a time, cut where the direct loops'
+     * steps end ({@link DirectMath#STEP}) whether or not those loops run here, so that a row's sum
+     * groups its terms alike with and without the Vector API.
+     */
+    private final boolean denseRows;
+    /** Whether the {@link DirectMath} loops take the dense rows. */
     private final boolean direct;
 
     /**
@@ -46,8 +53,9 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
         this.gradWeight = gradWeight;
         this.layout = layout;
         DType dt = gradInput.dtype();
-        direct = DirectOperands.supported(dt) && DirectOperands.dense(self, dt) && DirectOperands.dense(grad, dt)
+        denseRows = DirectOperands.dense(self, dt) && DirectOperands.dense(grad, dt)
                 && DirectOperands.dense(gradInput, dt);
+        direct = denseRows && DirectOperands.supported(dt);
     }
 
     /**
@@ -137,7 +145,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
         for (int k = 0; k < layout.weights; k++) {
             w[k] = weight.get(k);
         }
-        if (direct && layout.inner >= MIN_DIRECT_ROW) {
+        if (denseRows && layout.inner >= MIN_DIRECT_ROW) {
             directRows(firstRow, endRow, w, acc);
         } else if (layout.inner == 1) {
             channelsInnermostRows(firstRow, endRow, s, w, acc);
@@ -213,24 +221,27 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
 
     /**
      * Elements [start, start + len) of one channel with weight {@code wk}: writes gradInput and
-     * returns {@code Σ min(x, 0)·g}, whole steps by direct loops when {@code direct}, the rest
-     * through rows.
+     * returns {@code Σ min(x, 0)·g}, its whole steps as one sum (by the direct loops when
+     * {@code direct}, else by rows in the same order) and then the rest through rows.
      */
     private double channelRun(long start, int len, float wk) {
+        int done = denseRows ? len - len % DirectMath.STEP : 0;
         double sum = 0;
-        int done = direct ? len - len % DirectOperands.math().step() : 0;
         if (done > 0) {
-            sum = DirectOperands.math().prelu(gradInput.dtype(), self.segment(), self.denseOffset(start),
+            sum = direct ? DirectOperands.math().prelu(gradInput.dtype(), self.segment(), self.denseOffset(start),
                     grad.segment(), grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start),
-                    done);
+                    done) : rowRun(start, done, wk);
         }
-        if (done < len) {
-            Scratch s = Scratch.get();
-            self.gather(start + done, s.a, len - done);
-            grad.gather(start + done, s.b, len - done);
-            sum += BulkMath.INSTANCE.preluRow(s.a, s.b, 0, len - done, wk);
-            gradInput.scatter(start + done, s.a, len - done);
-        }
+        return done < len ? sum + rowRun(start + done, len - done, wk) : sum;
+    }
+
+    /** Elements [start, start + len) (at most a block) through rows: writes gradInput, returns their sum. */
+    private double rowRun(long start, int len, float wk) {
+        Scratch s = Scratch.get();
+        self.gather(start, s.a, len);
+        grad.gather(start, s.b, len);
+        double sum = BulkMath.INSTANCE.preluRow(s.a, s.b, 0, len, wk);
+        gradInput.scatter(start, s.a, len);
         return sum;
     }
 }

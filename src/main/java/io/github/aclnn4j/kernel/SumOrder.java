@@ -9,7 +9,7 @@ package io.github.aclnn4j.kernel;
  * from 0 ({@link #sumLanes}), and the range's last {@code n mod 8} terms added to that, in order. The
  * Vector API loops hold the lanes in one 512-bit accumulator where vectors are that wide and as two
  * 256-bit halves where they are not ({@link VectorBulkMath#WIDE}); {@link ScalarBulkMath} keeps
- * them in an array; {@link VectorDirectMath#STEP} fixes where a kernel's direct loops leave
+ * them in an array; {@link DirectMath#STEP} fixes where a kernel's direct loops leave
  * elements to rows. Not following it yet: the 16-bit direct loops' fp32 chunk sums (GroupNorm
  * backward, PReLU backward, BCE with logits) and BCE with logits' loss sums (fp32 chunks),
  * whose bits therefore still depend on the vector width and on the Vector API being there. BCE's

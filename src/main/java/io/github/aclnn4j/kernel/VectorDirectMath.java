@@ -20,19 +20,13 @@ final class VectorDirectMath implements DirectMath {
 
     /** With the softplus lookup chosen, for tests of both ways. */
     VectorDirectMath(boolean gather) {
-        if (STEP % (2 * VectorLanes.F.length()) != 0) {
+        if (DirectMath.STEP % (2 * VectorLanes.F.length()) != 0) {
             throw new UnsupportedOperationException(VectorLanes.F.length() + " float lanes do not divide the step");
         }
         this.gather = gather;
     }
 
-    /**
-     * A multiple of every loop's step on 256- and 512-bit vectors (their widest, BFLOAT16 pairs,
-     * take 2 × 16 elements at 512 bits), and the same on both: which elements a kernel leaves to rows,
-     * and so how its sums are grouped, does not depend on the processor.
-     */
-    static final int STEP = 32;
-
+    /** {@link DirectMath#STEP}: a multiple of every loop's step on 256- and 512-bit vectors (the widest, BFLOAT16 pairs, take 2 × 16 elements at 512 bits). */
     @Override
     public int step() {
         return STEP;

@@ -89,8 +89,53 @@ class SumOrderTest {
                         "prelu against preluRow");
             }
         }
+        for (int inner : new int[] {100, 1000, 5000}) {
+            lines.add(preluBackward(inner));
+        }
         lines.addAll(directLines);
         return lines;
+    }
+
+    /**
+     * PReLU backward over dense FLOAT [2, 3, inner] with a weight per channel: gradWeight's bits.
+     * Each row holds a product of −2^40 at its start and +2^40 at its end, which cancel, so the
+     * float result shows how the row's sum was grouped (whole steps and the rest, here and in plain
+     * Java alike).
+     */
+    private static String preluBackward(int inner) {
+        int n = 6 * inner;
+        SplittableRandom r = new SplittableRandom(inner);
+        float[] x = new float[n];
+        float[] g = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = (float) r.nextDouble(-1, 1);
+            g[i] = (float) r.nextDouble(-1, 1);
+        }
+        for (int row = 0; row < 6; row++) {
+            x[row * inner] = -0x1p20f;
+            g[row * inner] = 0x1p20f;
+            x[row * inner + inner - 1] = -0x1p20f;
+            g[row * inner + inner - 1] = -0x1p20f;
+        }
+        try (Arena arena = Arena.ofShared()) { // the kernel's tasks may run on the library's threads
+            long[] shape = {2, 3, inner};
+            long[] strides = {3L * inner, inner, 1};
+            StridedView self = view(arena, x, shape, strides);
+            StridedView grad = view(arena, g, shape, strides);
+            StridedView weight = view(arena, new float[] {0.25f, -0.5f, 2f}, shape, new long[] {0, 1, 0});
+            StridedView gradInput = view(arena, new float[n], shape, strides);
+            StridedView gradWeight = view(arena, new float[3], new long[] {3}, new long[] {1});
+            PreluBackwardKernel.Layout layout = PreluBackwardKernel.Layout.of(2, 3, inner, 3);
+            new PreluBackwardKernel(grad, self, weight, gradInput, gradWeight, layout)
+                    .run(arena.allocate(layout.workspaceBytes() + 8));
+            return line("preluBackward", inner, gradWeight.get(0), gradWeight.get(1), gradWeight.get(2));
+        }
+    }
+
+    private static StridedView view(Arena arena, float[] values, long[] shape, long[] strides) {
+        MemorySegment m = arena.allocate(4L * values.length, 64);
+        MemorySegment.copy(values, 0, m, F32, 0, values.length);
+        return new StridedView(m, 0, DType.FLOAT, shape, strides);
     }
 
     private static String line(String what, int n, double... values) {

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 
@@ -26,11 +27,10 @@ class VectorFreeAgreementTest {
 
     /**
      * The operators whose plain-Java path is the Vector API's computation: element by element, and
-     * GroupNorm's and BCE's sums in {@code SumOrder}'s order. The others still add some sums their
-     * own way with the Vector API — BCE with logits its losses for mean and sum in fp32 chunks,
-     * GroupNorm backward's and PReLU backward's 16-bit direct loops in fp32 chunks, and PReLU
-     * backward's gradWeight in two parts where the direct loop leaves a block's last elements to
-     * rows — so their reductions mostly round to the same bits, not always, and are not listed.
+     * GroupNorm's and BCE's sums in {@code SumOrder}'s order; and PReLU backward's FLOAT dense cases
+     * (below). The others still add some sums their own way with the Vector API — BCE with logits
+     * its losses for mean and sum in fp32 chunks, GroupNorm backward's and PReLU backward's 16-bit
+     * direct loops in fp32 chunks — so their reductions mostly round to the same bits, not always.
      */
     private static final Map<String, BiFunction<Long, Boolean, long[][]>> OPERATORS = new LinkedHashMap<>();
 
@@ -64,17 +64,28 @@ class VectorFreeAgreementTest {
     private static List<String> digests() {
         TestDevice.init();
         List<String> lines = new ArrayList<>();
+        // PReLU backward's FLOAT rows add as the direct loops do; its 16-bit direct loops do not yet
+        for (long seed = 0xF8_0000L, cases = 0; cases < SEEDS; seed++) {
+            if (StoredType.FLOATS[new SplittableRandom(seed).nextInt(StoredType.FLOATS.length)] != StoredType.FLOAT) {
+                continue; // CaseRandom's first draw: a dense case's one dtype
+            }
+            lines.add(line("PreluBackward FLOAT", seed, true, PreluBackwardCase.run(seed, MAX_NUMEL, true)));
+            cases++;
+        }
         for (Map.Entry<String, BiFunction<Long, Boolean, long[][]>> op : OPERATORS.entrySet()) {
             long first = 0xF0_0000L + 0x1000L * lines.size();
             for (long seed = first; seed < first + SEEDS; seed++) {
                 for (boolean dense : new boolean[] {false, true}) {
-                    long[][] bits = op.getValue().apply(seed, dense);
-                    lines.add("case " + op.getKey() + " seed " + seed + " dense " + dense + " digest "
-                            + Arrays.deepHashCode(bits) + "/" + Arrays.stream(bits).mapToInt(b -> b.length).sum());
+                    lines.add(line(op.getKey(), seed, dense, op.getValue().apply(seed, dense)));
                 }
             }
         }
         return lines;
+    }
+
+    private static String line(String operator, long seed, boolean dense, long[][] bits) {
+        return "case " + operator + " seed " + seed + " dense " + dense + " digest " + Arrays.deepHashCode(bits) + "/"
+                + Arrays.stream(bits).mapToInt(b -> b.length).sum();
     }
 
     /** The child's side: the same cases, their digests on stdout. */
