@@ -107,12 +107,13 @@ public final class GroupNormKernel implements Parallel.Tasks {
         }
         double r = rstd(squares, count);
         store(task, m, r);
-        for (long c = 0; c < perGroup; c++) {
+        double[] kb = groupCoefficients(task, m, r, (int) perGroup);
+        for (int c = 0; c < perGroup; c++) {
             long rowStart = first + c * hxw;
             for (long at = 0; at < hxw; at += x.length) {
                 int len = (int) Math.min(x.length, hxw - at);
                 self.gather(rowStart + at, x, len);
-                update(task, m, r, x, c, len, 1);
+                BulkMath.INSTANCE.affine(x, x, 0, len, kb[2 * c], 0, kb[2 * c + 1]);
                 out.scatter(rowStart + at, x, len);
             }
         }
@@ -133,26 +134,16 @@ public final class GroupNormKernel implements Parallel.Tasks {
         return 1 / Math.sqrt(squares / count + eps);
     }
 
-    /**
-     * Applies {@code out = x·k + (β − mean·k)}, k = rstd·γ, to {@code rows} rows of {@code length}
-     * elements of {@code x} from index 0, channel by channel from channel {@code firstRow} of the group.
-     */
-    private void update(long task, double m, double r, float[] x, long firstRow, int length, long rows) {
-        for (int row = 0; row < rows; row++) {
-            double[] kb = coefficients(task, m, r, firstRow + row);
-            BulkMath.INSTANCE.affine(x, x, row * length, (row + 1) * length, kb[0], 0, kb[1]);
-        }
-    }
-
     private void store(long task, double m, double r) {
         mean.set(task, (float) m);
         rstd.set(task, (float) r);
     }
 
     /**
-     * {@code [k, bias]} of each of the group's {@code rows} channels, pairs one after the other, as
-     * {@link #coefficients} gives them (per-thread scratch): γ and β read once per group, where
-     * reading them per channel cost a 7×7 map as much as its update.
+     * {@code [k, bias]} of each of the group's {@code rows} channels, pairs one after the other
+     * (per-thread scratch): {@code k = rstd·γ}, {@code bias = β − mean·k}, for
+     * {@code out = x·k + bias}. γ and β are read once per group, where reading them per channel cost
+     * a 7×7 map as much as its update.
      */
     private double[] groupCoefficients(long task, double m, double r, int rows) {
         Scratch s = Scratch.get();
@@ -171,15 +162,6 @@ public final class GroupNormKernel implements Parallel.Tasks {
         for (int row = 0; row < rows; row++) {
             kb[2 * row + 1] = (beta == null ? 0 : values[row]) - m * kb[2 * row];
         }
-        return kb;
-    }
-
-    /** {@code [k, bias]} of channel {@code row} of the group: {@code k = rstd·γ}, {@code bias = β − mean·k} (per-thread scratch). */
-    private double[] coefficients(long task, double m, double r, long row) {
-        long channel = (task % group) * (channels / group) + row;
-        double[] kb = Scratch.get().sums(2);
-        kb[0] = r * (gamma == null ? 1 : gamma.get(channel));
-        kb[1] = (beta == null ? 0 : beta.get(channel)) - m * kb[0];
         return kb;
     }
 
