@@ -23,18 +23,11 @@ final class ScalarBulkMath implements BulkMath {
         }
     }
 
+    /** Each the Vector API loops' fp32 loss ({@link Fp32Math}), added in double. */
     @Override
     public double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n) {
-        return bceWithLogits(x, y, w, pw, 0, n);
-    }
-
-    /**
-     * The loss of elements [from, to), as {@link #bceWithLogits(float[], float[], float[], float[], int)}:
-     * each the Vector API loops' fp32 loss ({@link Fp32Math}), added in double.
-     */
-    static double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int from, int to) {
         double sum = 0;
-        for (int i = from; i < to; i++) {
+        for (int i = 0; i < n; i++) {
             float loss = Fp32Math.bceWithLogitsLoss(x[i], Fp32Math.expNegAbs(x[i]), y[i], w[i], pw[i]);
             x[i] = loss;
             sum += loss;

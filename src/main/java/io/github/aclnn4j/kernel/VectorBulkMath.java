@@ -60,7 +60,7 @@ final class VectorBulkMath implements BulkMath {
      * before the lanes go into the double sum; a power of two. Converting every loss vector to
      * double cost more than its log1p (7 of 31 cycles per vector, measured on Zen 5).
      */
-    static final int LOSS_CHUNK = 128;
+    static final int LOSS_CHUNK = SumOrder.CHUNK;
     /**
      * Elements per pass of {@link #bceLosses}' two loops; a multiple of {@link #LOSS_CHUNK}, so that
      * the fp32 chunks, and with them the sums' bits, do not depend on it. 128 rather than 512 on
@@ -749,10 +749,6 @@ final class VectorBulkMath implements BulkMath {
     }
 
     /**
-     * The memory columns copied end to end into {@code columns} as vectors, then each row gathered
-     * from them, {@link #F}'s lanes at a time (memory has no gather, an array has).
-     */
-    /**
      * Each pair of floats read as one long and narrowed to its low half, the even float on this
      * little-endian order: one load and one narrowing per vector where element loads took one each
      * (BCE backward over stepped inputs: the loads were 43% of the call). The last element is read
@@ -796,6 +792,10 @@ final class VectorBulkMath implements BulkMath {
         }
     }
 
+    /**
+     * The memory columns copied end to end into {@code columns} as vectors, then each row gathered
+     * from them, {@link #F}'s lanes at a time (memory has no gather, an array has).
+     */
     @Override
     public void loadPanel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
             float[] columns, int[] lanes) {
