@@ -20,7 +20,9 @@ import java.util.Locale;
  * such pair ran 4x slower here than either alone). Compare in fresh JVMs otherwise.
  *
  * <p>{@code ./aclnn4j bench ab OLD.jar NEW.jar KIND DTYPE [SLICES]}, with KIND a
- * {@link Workload.Kind} name and DTYPE FLOAT, BFLOAT16 or FLOAT16.
+ * {@link Workload.Kind} name and DTYPE FLOAT, BFLOAT16 or FLOAT16; or
+ * {@code ./aclnn4j bench ab OLD.jar NEW.jar "LINE" [SLICES]}, with LINE a call in the syntax of
+ * {@code bench/usage.txt} (e.g. {@code "op=prelu dtype=FLOAT shape=16,64,64,64 weight=channels"}).
  */
 public final class InProcessAb {
     private static final long SLICE_NANOS = 250_000_000L;
@@ -28,11 +30,14 @@ public final class InProcessAb {
     private InProcessAb() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 4) {
-            System.err.println("usage: InProcessAb OLD.jar NEW.jar KIND DTYPE [SLICES]");
+        boolean usageLine = args.length >= 3 && args[2].contains("=");
+        if (args.length < (usageLine ? 3 : 4)) {
+            System.err.println("usage: InProcessAb OLD.jar NEW.jar KIND DTYPE [SLICES] | OLD.jar NEW.jar LINE [SLICES]");
             System.exit(2);
         }
-        int slices = args.length > 4 ? Integer.parseInt(args[4]) : 40;
+        int slicesAt = usageLine ? 3 : 4;
+        int slices = args.length > slicesAt ? Integer.parseInt(args[slicesAt]) : 40;
+        String title = usageLine ? args[2] : args[2] + " " + args[3];
         URL bench = InProcessAb.class.getProtectionDomain().getCodeSource().getLocation();
         String[] names = {"old", "new"};
         Object[] workloads = new Object[2];
@@ -44,6 +49,14 @@ public final class InProcessAb {
             Class<?> workload = loader.loadClass(Workload.class.getName());
             Class<?> kind = loader.loadClass(Workload.Kind.class.getName());
             workload.getMethod("initRuntime").invoke(null);
+            if (usageLine) {
+                Class<?> call = loader.loadClass(UsageCall.class.getName());
+                Method standalone = call.getMethod("standalone", String.class);
+                standalone.setAccessible(true); // a package-private class, in another loader's package
+                workloads[v] = standalone.invoke(null, args[2]);
+                runs[v] = Runnable.class.getMethod("run");
+                continue;
+            }
             int dtype = (int) workload.getMethod("dtypeCode", String.class).invoke(null, args[3]);
             Object k = kind.getMethod("valueOf", String.class).invoke(null, args[2]);
             workloads[v] = workload.getMethod("create", kind, int.class).invoke(null, k, dtype);
@@ -65,8 +78,8 @@ public final class InProcessAb {
         for (int v = 0; v < 2; v++) {
             List<Long> t = nanos.get(v);
             Collections.sort(t);
-            System.out.printf(Locale.ROOT, "%s %s %s: median %.3f ms, p10 %.3f, p90 %.3f (%d calls)%n", names[v],
-                    args[2], args[3], t.get(t.size() / 2) / 1e6, t.get(t.size() / 10) / 1e6,
+            System.out.printf(Locale.ROOT, "%s %s: median %.3f ms, p10 %.3f, p90 %.3f (%d calls)%n", names[v],
+                    title, t.get(t.size() / 2) / 1e6, t.get(t.size() / 10) / 1e6,
                     t.get(t.size() * 9 / 10) / 1e6, t.size());
         }
     }

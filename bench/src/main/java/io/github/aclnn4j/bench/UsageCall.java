@@ -253,6 +253,18 @@ final class UsageCall implements AutoCloseable {
         return this;
     }
 
+    /**
+     * A call of {@code text} (usage.txt's syntax) made on a stream of its own, as one runnable call
+     * (for {@link InProcessAb}: aclInit and the device come first).
+     */
+    public static Runnable standalone(String text) {
+        UsageCall call = new UsageCall(0, text).make();
+        AclrtStream stream = new AclrtStream();
+        call.check(AclRt.createStream(stream), "aclrtCreateStream");
+        call.run(stream); // sizes the workspace and warms the path
+        return () -> call.run(stream);
+    }
+
     /** One call: phase 1, phase 2 on {@code stream}, synchronize. */
     void run(AclrtStream stream) {
         AclOpExecutor executor = new AclOpExecutor();
