@@ -17,8 +17,6 @@ public final class StridedView {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED;
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
-    /** Zero bytes to copy from, for {@link #fill}. */
-    private static final MemorySegment ZEROS = java.lang.foreign.Arena.global().allocate(1 << 12);
 
     private final MemorySegment segment;
     private final long base;
@@ -340,14 +338,7 @@ public final class StridedView {
     /** Stores {@code value} into logical elements {@code [start, start + len)}. */
     public void fill(long start, long len, float value) {
         if (dims.length == 1 && byteStrides[0] == es && Float.floatToRawIntBits(value) == 0) {
-            // +0 is all zero bytes in every float type: copied from a block of zeros, which stays
-            // in L1. A slice to fill would be an allocation wherever C2 does not remove it (120
-            // bytes per large NLL backward call in some JVMs, and every small call).
-            long at = base + start * es;
-            long end = at + len * es;
-            for (long chunk = ZEROS.byteSize(); at < end; at += chunk) {
-                MemorySegment.copy(ZEROS, 0, segment, at, Math.min(chunk, end - at));
-            }
+            Zeros.fill(segment, base + start * es, len * es); // +0 is all zero bytes in every float type
             return;
         }
         float[] buf = Scratch.get().fillRow;

@@ -42,7 +42,25 @@ public final class DeviceBlock implements MemoryBlock {
 
     void free() {
         freed = true;
-        arena.close();
+        closeWhenReleased(arena);
+    }
+
+    /**
+     * Closes {@code arena}, waiting for the native calls that hold one of its segments (a kernel's
+     * memset, microseconds long) to return: closing a shared arena fails while any does.
+     */
+    static void closeWhenReleased(Arena arena) {
+        while (true) {
+            try {
+                arena.close();
+                return;
+            } catch (IllegalStateException held) {
+                if (!arena.scope().isAlive()) {
+                    return;
+                }
+                Thread.onSpinWait();
+            }
+        }
     }
 
     @Override

@@ -35,7 +35,7 @@ public final class HostBlock implements MemoryBlock {
 
     void free() {
         freed = true;
-        arena.close();
+        DeviceBlock.closeWhenReleased(arena);
     }
 
     @Override

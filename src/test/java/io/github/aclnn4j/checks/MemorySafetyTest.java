@@ -1,6 +1,7 @@
 package io.github.aclnn4j.checks;
 
 import static io.github.aclnn4j.acl.AclDataType.ACL_FLOAT;
+import static io.github.aclnn4j.acl.AclDataType.ACL_INT64;
 import static io.github.aclnn4j.checks.Change.INVALID;
 import static io.github.aclnn4j.acl.AclnnStatus.ACLNN_ERR_RUNTIME_ERROR;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -204,6 +205,40 @@ class MemorySafetyTest {
                         "synchronize after freeing under queued work: " + message);
             }
             Calls.ok("aclrtSynchronizeStream again", () -> AclRt.synchronizeStream(null));
+        }
+    }
+
+    /**
+     * Freeing an output while queued NLL backward calls zero it: the zeroing is a native memset that
+     * holds the block, so aclrtFree must wait for it, return success and leave no crash; the calls
+     * finish or fail with the runtime error. Three rounds, as the free must meet a memset at least
+     * once to test anything (16 MB outputs are zeroed for most of a call).
+     */
+    @Test
+    void memoryFreedUnderQueuedZeroing() {
+        for (int round = 0; round < 3; round++) {
+            try (DeviceArena arena = new DeviceArena()) {
+                int rows = 1024;
+                int classes = 4096;
+                OpArgs args = Operator.NLL_LOSS_BACKWARD.baseline(arena, ACL_FLOAT).reshape("self", rows, classes)
+                        .reshape("out", rows, classes).reshape("weight", classes)
+                        .set("target", arena.values(ACL_INT64, new double[rows], rows));
+                for (int i = 0; i < 8; i++) {
+                    long[] size = new long[1];
+                    AclOpExecutor executor = args.planned(size);
+                    Pointer workspace = size[0] > 0 ? arena.buffer(size[0]) : new Pointer();
+                    Calls.ok("launch", () -> Operator.NLL_LOSS_BACKWARD.launch(workspace, size[0], executor, null));
+                }
+                Calls.ok("aclrtFree of out under queued work",
+                        () -> AclRt.free(arena.spec(args.tensor("out")).data()));
+                int status = Calls.status("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
+                String message = Acl.getRecentErrMsg();
+                if (status != 0) {
+                    assertEquals(ACLNN_ERR_RUNTIME_ERROR, status, "synchronize after freeing under zeroing: " + message);
+                    assertTrue(message != null && message.contains("freed"), "synchronize after freeing: " + message);
+                }
+                Calls.ok("aclrtSynchronizeStream again", () -> AclRt.synchronizeStream(null));
+            }
         }
     }
 

@@ -1,0 +1,67 @@
+package io.github.aclnn4j.kernel;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * Bulk zeroing at memset speed. libc's {@code memset} clears whole cache lines without reading them
+ * first ({@code rep stosb} where the processor does that fast), where a loop of vector stores, the
+ * JDK's fill and copy included, reads every line before it writes it: two threads zeroing 16 MB in
+ * 256 KB bands took 0.31–0.37 ms with memset and 0.73–0.98 ms with {@code MemorySegment.fill}
+ * (Zen 3). Used where this module may call native code, as {@code runtime.HugePages} is; elsewhere,
+ * and for heap memory, a block of zeros is copied.
+ *
+ * <p>The segment itself goes to the call, so its arena stays alive while memset runs: freeing the
+ * block meanwhile waits for the call (see {@code DeviceBlock}) instead of unmapping memory under it,
+ * and a block freed before the call makes it throw {@link IllegalStateException}, as any access does.
+ */
+final class Zeros {
+    private static final MethodHandle MEMSET = bind();
+    /** Copied from where memset cannot be used; small enough to stay in L1. */
+    private static final MemorySegment BLOCK = Arena.global().allocate(1 << 12);
+
+    private Zeros() {}
+
+    /** Zeroes {@code bytes} bytes of {@code segment} from {@code offset}. */
+    static void fill(MemorySegment segment, long offset, long bytes) {
+        if (MEMSET != null && segment.isNative()) {
+            memset(segment.asSlice(offset, bytes));
+            return;
+        }
+        long end = offset + bytes;
+        for (long at = offset, chunk = BLOCK.byteSize(); at < end; at += chunk) {
+            MemorySegment.copy(BLOCK, 0, segment, at, Math.min(chunk, end - at));
+        }
+    }
+
+    private static void memset(MemorySegment slice) {
+        try {
+            MemorySegment ignored = (MemorySegment) MEMSET.invokeExact(slice, 0, slice.byteSize());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("memset failed", t);
+        }
+    }
+
+    @SuppressWarnings("restricted") // only bound when this module has native access
+    private static MethodHandle bind() {
+        if (!Zeros.class.getModule().isNativeAccessEnabled()
+                || !Boolean.parseBoolean(System.getProperty("aclnn4j.memset", "true"))) {
+            return null;
+        }
+        try {
+            Linker linker = Linker.nativeLinker();
+            return linker.downcallHandle(linker.defaultLookup().find("memset").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                            ValueLayout.JAVA_LONG),
+                    Linker.Option.critical(false)); // microseconds per band: no thread-state transition
+        } catch (RuntimeException | LinkageError e) {
+            return null; // no memset to bind: copies it is
+        }
+    }
+}
