@@ -8,9 +8,10 @@ import java.lang.foreign.ValueLayout;
 /**
  * BinaryCrossEntropyWithLogits: {@code loss = ((1 − y)·x − (1 + (pw − 1)·y)·logσ(x)) · w} with the
  * overflow-free {@code logσ(x) = min(x, 0) − log1p(exp(−|x|))}. Reduction none writes the losses;
- * mean and sum add each block's losses into the workspace (the vector kernels in fp32 lanes over
- * 128 elements, then in double; the scalar ones in double), then combine the block sums pairwise
- * and round once, so the result does not depend on the thread count.
+ * mean and sum add each block's losses into the workspace in {@link SumOrder#chunkedSum}'s order
+ * (fp32 lanes over 128 elements, then double), then combine the block sums pairwise and round once,
+ * so the result depends neither on the thread count nor on the processor's vector width or the
+ * Vector API being there.
  *
  * <p>When self, target (and out, for none) lie densely in memory in the compute dtype and weight
  * and posWeight are absent or single values of it (in FLOAT, dense or a repeated row too), a
@@ -26,7 +27,13 @@ public final class BceWithLogitsKernel implements Parallel.Tasks {
     private final DType compute;
     private final int reduction;
     private final StridedView out;
-    /** Whether the operands suit the {@link DirectMath} loops (see the class comment). */
+    /**
+     * Whether the operands' layout suits the {@link DirectMath} loops (see the class comment),
+     * whether or not the Vector API is there to run them: a block's sum is cut where they stop
+     * either way, so that it has the same bits with and without them.
+     */
+    private final boolean directLayout;
+    /** Whether the direct loops run. */
     private final boolean direct;
 
     /**
@@ -46,13 +53,13 @@ public final class BceWithLogitsKernel implements Parallel.Tasks {
         this.compute = compute;
         this.reduction = reduction;
         this.out = out;
-        direct = DirectOperands.supported(compute) && DirectOperands.dense(self, compute)
-                && DirectOperands.dense(target, compute) && (reduction != 0 || DirectOperands.dense(out, compute))
+        directLayout = DirectOperands.dense(self, compute) && DirectOperands.dense(target, compute) && (reduction != 0 || DirectOperands.dense(out, compute))
                 && (compute == DType.FLOAT
                         ? DirectOperands.denseOrRepeating(weight, compute)
                                 && DirectOperands.denseOrRepeating(posWeight, compute)
                         : DirectOperands.absentOrUniform(weight, compute)
                                 && DirectOperands.absentOrUniform(posWeight, compute));
+        direct = directLayout && DirectOperands.supported(compute);
     }
 
     /** Workspace bytes for a reduction over {@code numel} elements: one double per block. */
@@ -66,9 +73,11 @@ public final class BceWithLogitsKernel implements Parallel.Tasks {
         long start = block * Blocks.SIZE;
         int len = (int) Math.min(Blocks.SIZE, self.numel() - start);
         boolean store = reduction == 0;
-        int done = direct ? len - len % DirectOperands.math().step() : 0;
+        int done = directLayout ? len - len % DirectMath.STEP : 0;
         double sum = 0;
-        if (done > 0 && compute == DType.FLOAT) {
+        if (done > 0 && !direct) {
+            sum = rows(store, start, done);
+        } else if (done > 0 && compute == DType.FLOAT) {
             sum = DirectOperands.math().bceWithLogits(compute, self.segment(), self.denseOffset(start),
                     target.segment(), target.denseOffset(start), DirectOperands.segment(weight, 0, start, done),
                     DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 1, start, done),

@@ -24,6 +24,8 @@ final class BceWithLogitsVectorLoops {
     private static final float LN2_LO = Fp32Math.LN2_LO;
     private static final int LOSS_CHUNK = VectorBulkMath.LOSS_CHUNK;
     private static final int EXP_RUN = VectorBulkMath.EXP_RUN;
+    /** Whether SumOrder's lanes fit one vector (512 bits) or take two halves (256). */
+    private static final boolean WIDE = VectorBulkMath.WIDE;
 
     private BceWithLogitsVectorLoops() {}
 
@@ -46,8 +48,9 @@ final class BceWithLogitsVectorLoops {
 
     // FLOAT, per EXP_RUN elements: one method computes exp(−|x|) into scratch and a second the rest,
     // as VectorBulkMath#bceLosses does (see there for why two loops); the 16-bit types look the
-    // softplus up instead (see bceWithLogitsBf16). The double lanes of the sum wait in scratch between
-    // runs. Each loop is a method of its own so that its slices stay free (see VectorLanes),
+    // softplus up instead (see bceWithLogitsBf16). The losses add in SumOrder#chunkedSum's order, at
+    // either width (runs are whole chunks; n is a multiple of DirectMath.STEP, so there is no tail),
+    // and the double lanes of the sum wait in scratch between runs. Each loop is a method of its own so that its slices stay free (see VectorLanes),
     // and the chunk sums never cross a call. Each loss method stores and sums every loss without a
     // mode branch: a loop that mixed dtypes or modes was compiled, once all its branches had been
     // profiled, into code that boxed its vectors (measured: 2 s instead of 9 ms for 2^24 elements).
@@ -76,7 +79,7 @@ final class BceWithLogitsVectorLoops {
         Scratch scratch = Scratch.get();
         MemorySegment exps = scratch.expRun;
         double[] lanes = scratch.lanes;
-        Arrays.fill(lanes, 0, D.length(), 0.0);
+        Arrays.fill(lanes, 0, SumOrder.LANES, 0.0);
         MemorySegment losses = out == null ? scratch.sink : out;
         for (int run = 0; run < n; run += EXP_RUN) {
             int len = Math.min(EXP_RUN, n - run);
@@ -85,7 +88,7 @@ final class BceWithLogitsVectorLoops {
             bceWithLogitsF32Losses(x, xAt + at, y, yAt + at, w, wAt + at, pw, pwAt + at, exps, losses,
                     out == null ? sinkOffset(losses, x, xAt + at) : outAt + at, len, lanes);
         }
-        return VectorBulkMath.sumLanes(lanes);
+        return SumOrder.sumLanes(lanes);
     }
 
     private static void bceWithLogitsF32Exps(MemorySegment x, long xAt, MemorySegment exps, int n) {
@@ -127,8 +130,10 @@ final class BceWithLogitsVectorLoops {
         MemorySegment pws = pw.asSlice(pwAt, 4L * n);
         MemorySegment es = exps.asSlice(0, 4L * n);
         MemorySegment outs = out.asSlice(outAt, 4L * n);
-        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
-        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0); // SumOrder's double lanes: all, or [0, 4)
+        DoubleVector accHigh = WIDE ? acc : DoubleVector.fromArray(D, lanes, D.length()); // and [4, 8)
+        FloatVector chunk = FloatVector.zero(F); // this LOSS_CHUNK's 16 fp32 lanes: all, or [0, 8)
+        FloatVector chunkHigh = chunk; // and [8, 16)
         for (int j = 0; j < n; j += F.length()) {
             FloatVector xv = FloatVector.fromMemorySegment(F, xs, 4L * j, ORDER);
             FloatVector yv = FloatVector.fromMemorySegment(F, ys, 4L * j, ORDER);
@@ -146,15 +151,32 @@ final class BceWithLogitsVectorLoops {
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
                     .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, ws, 4L * j, ORDER));
-            chunk = chunk.add(loss);
+            if (WIDE) {
+                chunk = chunk.add(loss);
+            } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)
+                FloatVector added = chunk.add(loss);
+                chunk = chunkHigh;
+                chunkHigh = added;
+            }
             if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
-                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                if (WIDE) {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                } else {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 0));
+                    accHigh = accHigh.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 1));
+                }
                 chunk = FloatVector.zero(F);
+                chunkHigh = chunk;
             }
             loss.intoMemorySegment(outs, 4L * j, ORDER);
         }
         acc.intoArray(lanes, 0);
+        if (!WIDE) {
+            accHigh.intoArray(lanes, D.length());
+        }
     }
 
     /**
@@ -174,7 +196,7 @@ final class BceWithLogitsVectorLoops {
         Scratch scratch = Scratch.get();
         float[] softplus = scratch.softplus;
         double[] lanes = scratch.lanes;
-        Arrays.fill(lanes, 0, D.length(), 0.0);
+        Arrays.fill(lanes, 0, SumOrder.LANES, 0.0);
         MemorySegment losses = out == null ? scratch.sink : out;
         for (int run = 0; run < n; run += STAGE) {
             int len = Math.min(STAGE, n - run);
@@ -188,7 +210,7 @@ final class BceWithLogitsVectorLoops {
                 bceWithLogitsBf16Losses(x, xAt + at, y, yAt + at, w, pw, softplus, losses, lossesAt, len, lanes);
             }
         }
-        return VectorBulkMath.sumLanes(lanes);
+        return SumOrder.sumLanes(lanes);
     }
 
     private static double bceWithLogitsF16(MemorySegment x, long xAt, MemorySegment y, long yAt, float w, float pw,
@@ -197,7 +219,7 @@ final class BceWithLogitsVectorLoops {
         Scratch scratch = Scratch.get();
         float[] softplus = scratch.softplus;
         double[] lanes = scratch.lanes;
-        Arrays.fill(lanes, 0, D.length(), 0.0);
+        Arrays.fill(lanes, 0, SumOrder.LANES, 0.0);
         int runLength = out == null ? STAGE : NARROW_RUN; // a multiple of LOSS_CHUNK: the same sum
         for (int run = 0; run < n; run += runLength) {
             int len = Math.min(runLength, n - run);
@@ -214,7 +236,7 @@ final class BceWithLogitsVectorLoops {
                 storeHalves(scratch.stageA, out, outAt + at, len);
             }
         }
-        return VectorBulkMath.sumLanes(lanes);
+        return SumOrder.sumLanes(lanes);
     }
 
     /**
@@ -245,8 +267,10 @@ final class BceWithLogitsVectorLoops {
         x = (MemorySegment) NATIVE.cast(x);
         y = (MemorySegment) NATIVE.cast(y);
         out = (MemorySegment) NATIVE.cast(out);
-        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
-        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0); // SumOrder's double lanes: all, or [0, 4)
+        DoubleVector accHigh = WIDE ? acc : DoubleVector.fromArray(D, lanes, D.length()); // and [4, 8)
+        FloatVector chunk = FloatVector.zero(F); // this LOSS_CHUNK's 16 fp32 lanes: all, or [0, 8)
+        FloatVector chunkHigh = chunk; // and [8, 16)
         float pwLess1 = pw - 1f;
         float negPw = -pw;
         for (int j = 0; j < n; j += F.length()) {
@@ -261,11 +285,25 @@ final class BceWithLogitsVectorLoops {
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
                     .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(w);
-            chunk = chunk.add(loss);
+            if (WIDE) {
+                chunk = chunk.add(loss);
+            } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)
+                FloatVector added = chunk.add(loss);
+                chunk = chunkHigh;
+                chunkHigh = added;
+            }
             if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
-                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                if (WIDE) {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                } else {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 0));
+                    accHigh = accHigh.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 1));
+                }
                 chunk = FloatVector.zero(F);
+                chunkHigh = chunk;
             }
             IntVector lb = loss.reinterpretAsInts(); // nearest even, NaN (self-compare: 2% here) as 0x7FC0
             IntVector bits = lb.add(lb.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
@@ -275,6 +313,9 @@ final class BceWithLogitsVectorLoops {
                     .intoMemorySegment(out, outAt + 2L * j, ORDER);
         }
         acc.intoArray(lanes, 0);
+        if (!WIDE) {
+            accHigh.intoArray(lanes, D.length());
+        }
     }
 
     /**
@@ -287,8 +328,10 @@ final class BceWithLogitsVectorLoops {
         x = (MemorySegment) NATIVE.cast(x);
         y = (MemorySegment) NATIVE.cast(y);
         out = (MemorySegment) NATIVE.cast(out);
-        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
-        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0); // SumOrder's double lanes: all, or [0, 4)
+        DoubleVector accHigh = WIDE ? acc : DoubleVector.fromArray(D, lanes, D.length()); // and [4, 8)
+        FloatVector chunk = FloatVector.zero(F); // this LOSS_CHUNK's 16 fp32 lanes: all, or [0, 8)
+        FloatVector chunkHigh = chunk; // and [8, 16)
         float pwLess1 = pw - 1f;
         float negPw = -pw;
         for (int j = 0; j < n; j += F.length()) {
@@ -303,11 +346,25 @@ final class BceWithLogitsVectorLoops {
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
                     .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(w);
-            chunk = chunk.add(loss);
+            if (WIDE) {
+                chunk = chunk.add(loss);
+            } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)
+                FloatVector added = chunk.add(loss);
+                chunk = chunkHigh;
+                chunkHigh = added;
+            }
             if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
-                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                if (WIDE) {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                } else {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 0));
+                    accHigh = accHigh.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 1));
+                }
                 chunk = FloatVector.zero(F);
+                chunkHigh = chunk;
             }
             IntVector lb = loss.reinterpretAsInts(); // as in bceWithLogitsBf16Losses
             IntVector bits = lb.add(lb.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
@@ -317,6 +374,9 @@ final class BceWithLogitsVectorLoops {
                     .intoMemorySegment(out, outAt + 2L * j, ORDER);
         }
         acc.intoArray(lanes, 0);
+        if (!WIDE) {
+            accHigh.intoArray(lanes, D.length());
+        }
     }
 
     /**
@@ -332,8 +392,10 @@ final class BceWithLogitsVectorLoops {
             MemorySegment y, long yAt, float w, float pw, float[] losses, int n, double[] lanes) {
         x = (MemorySegment) NATIVE.cast(x);
         y = (MemorySegment) NATIVE.cast(y);
-        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
-        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0); // SumOrder's double lanes: all, or [0, 4)
+        DoubleVector accHigh = WIDE ? acc : DoubleVector.fromArray(D, lanes, D.length()); // and [4, 8)
+        FloatVector chunk = FloatVector.zero(F); // this LOSS_CHUNK's 16 fp32 lanes: all, or [0, 8)
+        FloatVector chunkHigh = chunk; // and [8, 16)
         float pwLess1 = pw - 1f;
         float negPw = -pw;
         for (int j = 0; j < n; j += F.length()) {
@@ -358,22 +420,41 @@ final class BceWithLogitsVectorLoops {
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
                     .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(w);
-            chunk = chunk.add(loss);
+            if (WIDE) {
+                chunk = chunk.add(loss);
+            } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)
+                FloatVector added = chunk.add(loss);
+                chunk = chunkHigh;
+                chunkHigh = added;
+            }
             if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
-                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                if (WIDE) {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                } else {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 0));
+                    accHigh = accHigh.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 1));
+                }
                 chunk = FloatVector.zero(F);
+                chunkHigh = chunk;
             }
             loss.intoArray(losses, j);
         }
         acc.intoArray(lanes, 0);
+        if (!WIDE) {
+            accHigh.intoArray(lanes, D.length());
+        }
     }
 
     /** As {@link #bceWithLogitsBf16Losses} on widened FLOAT16 runs, the losses written over {@code xs}. */
     private static void bceWithLogitsF16Losses(float[] xs, float[] ys, float w, float pw, float[] softplus, int n,
             double[] lanes) {
-        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
-        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0); // SumOrder's double lanes: all, or [0, 4)
+        DoubleVector accHigh = WIDE ? acc : DoubleVector.fromArray(D, lanes, D.length()); // and [4, 8)
+        FloatVector chunk = FloatVector.zero(F); // this LOSS_CHUNK's 16 fp32 lanes: all, or [0, 8)
+        FloatVector chunkHigh = chunk; // and [8, 16)
         float pwLess1 = pw - 1f;
         float negPw = -pw;
         for (int j = 0; j < n; j += F.length()) {
@@ -383,14 +464,31 @@ final class BceWithLogitsVectorLoops {
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
                     .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(w);
-            chunk = chunk.add(loss);
+            if (WIDE) {
+                chunk = chunk.add(loss);
+            } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)
+                FloatVector added = chunk.add(loss);
+                chunk = chunkHigh;
+                chunkHigh = added;
+            }
             if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
-                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                if (WIDE) {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                } else {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 0));
+                    accHigh = accHigh.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 1));
+                }
                 chunk = FloatVector.zero(F);
+                chunkHigh = chunk;
             }
             loss.intoArray(xs, j);
         }
         acc.intoArray(lanes, 0);
+        if (!WIDE) {
+            accHigh.intoArray(lanes, D.length());
+        }
     }
 }

@@ -27,9 +27,9 @@ public interface BulkMath {
     /**
      * The BCE-with-logits loss of each element, {@code ((1 − y)·x − (1 + (pw − 1)·y)·logσ(x))·w}
      * ({@code w}, {@code pw} rows of ones when absent: one code path keeps the vectors unboxed).
-     * Writes the losses over {@code x} and returns their sum in double.
-     * The Vector API version computes in fp32, as the spec asks (see VectorBulkMath); the scalar
-     * one in double with StrictMath.
+     * Writes the losses over {@code x} and returns their sum in {@link SumOrder#chunkedSum}'s order.
+     * Both versions compute each loss in fp32 with the same operations ({@link Fp32Math}), as the
+     * spec asks, so they give the same bits.
      */
     double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n);
 

@@ -49,7 +49,8 @@ public interface DirectMath {
 
     /**
      * FLOAT BCE-with-logits losses, as {@link BulkMath#bceWithLogits}: written to {@code out} (null
-     * for a reduction, which wants only the sum) and their sum in double returned.
+     * for a reduction, which wants only the sum) and their sum returned, in
+     * {@link SumOrder#chunkedSum}'s order as the rows add it.
      */
     double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w, long wAt,
             MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n);

@@ -23,16 +23,13 @@ final class ScalarBulkMath implements BulkMath {
         }
     }
 
-    /** Each the Vector API loops' fp32 loss ({@link Fp32Math}), added in double. */
+    /** Each the Vector API loops' fp32 loss ({@link Fp32Math}), added in {@link SumOrder#chunkedSum}'s order. */
     @Override
     public double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n) {
-        double sum = 0;
         for (int i = 0; i < n; i++) {
-            float loss = Fp32Math.bceWithLogitsLoss(x[i], Fp32Math.expNegAbs(x[i]), y[i], w[i], pw[i]);
-            x[i] = loss;
-            sum += loss;
+            x[i] = Fp32Math.bceWithLogitsLoss(x[i], Fp32Math.expNegAbs(x[i]), y[i], w[i], pw[i]);
         }
-        return sum;
+        return SumOrder.chunkedSum(x, n);
     }
 
     @Override

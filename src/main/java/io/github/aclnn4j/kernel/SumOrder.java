@@ -11,9 +11,9 @@ package io.github.aclnn4j.kernel;
  * 256-bit halves where they are not ({@link VectorBulkMath#WIDE}); {@link ScalarBulkMath} keeps
  * them in an array; {@link DirectMath#STEP} fixes where a kernel's direct loops leave
  * elements to rows. Not following it yet: the 16-bit direct loops' fp32 chunk sums (GroupNorm
- * backward, PReLU backward, BCE with logits) and BCE with logits' loss sums (fp32 chunks),
- * whose bits therefore still depend on the vector width and on the Vector API being there. BCE's
- * sum of its losses has an order of its own, {@link #chunkedSum}.
+ * backward, PReLU backward), whose bits therefore still depend on the vector width and on the
+ * Vector API being there. BCE's and BCE with logits' sums of their losses have an order of their
+ * own, {@link #chunkedSum}.
  */
 final class SumOrder {
     /** Lanes every such sum adds in. */
@@ -40,7 +40,7 @@ final class SumOrder {
     }
 
     /**
-     * BCE's sum of its fp32 losses {@code v[0, n)}: the first {@code ⌊n/16⌋·16} in 16 fp32 lanes
+     * BCE's (and BCE with logits') sum of its fp32 losses {@code v[0, n)}: the first {@code ⌊n/16⌋·16} in 16 fp32 lanes
      * (element k in lane {@code k mod 16}) over each {@link #CHUNK} elements, each chunk then moved
      * into the double lanes, lane j getting fp32 lane j and then lane j + 8; those lanes added in
      * order; then the last {@code n mod 16} elements the same way as one chunk of their own, their

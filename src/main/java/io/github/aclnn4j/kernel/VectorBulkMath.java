@@ -120,26 +120,25 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public double bceWithLogits(float[] x, float[] y, float[] w, float[] pw, int n) {
         int full = F.loopBound(n);
-        double sum = bceLosses(x, y, w, pw, full);
-        if (full < n) { // the tail, padded to one vector (weight 0: padded lanes add exactly 0)
+        bceLosses(x, y, w, pw, full);
+        if (full < n) { // the tail, padded to one vector
             int rest = n - full;
             float[][] tails = Scratch.get().tails;
             float[] tx = tail(x, full, rest, tails[0], 0f);
-            sum += bceLosses(tx, tail(y, full, rest, tails[1], 0f), tail(w, full, rest, tails[2], 0f),
+            bceLosses(tx, tail(y, full, rest, tails[1], 0f), tail(w, full, rest, tails[2], 0f),
                     tail(pw, full, rest, tails[3], 1f), F.length());
             System.arraycopy(tx, 0, x, full, rest);
         }
-        return sum;
+        return chunkedSum(x, n);
     }
 
     /**
-     * The losses of whole vectors {@code [0, n)}, written over {@code x}, and their sum;
-     * everything inline (see the class comment). The loss is computed as {@code w·(c·x + lw·softplus)}: with {@code lw = 1 + (pw − 1)·y} and
+     * The losses of whole vectors {@code [0, n)}, written over {@code x} (summed apart, in
+     * {@link SumOrder#chunkedSum}'s order); everything inline (see the class comment). The loss is computed as {@code w·(c·x + lw·softplus)}: with {@code lw = 1 + (pw − 1)·y} and
      * {@code softplus = log1p(exp(−|x|))}, the spec's {@code (1 − y)·x − lw·logσ(x)} is that with
      * {@code c = 1 − y} for {@code x ≥ 0} and {@code c = −pw·y} for {@code x < 0}. For targets in
      * [0, 1] and {@code pw ≥ 0} both terms are non-negative, so fp32 loses nothing to cancellation;
-     * the {@code fma} keeps {@code c·x} exact. The losses are summed in fp32 lanes over each
-     * {@link #LOSS_CHUNK} elements, and those sums in double.
+     * the {@code fma} keeps {@code c·x} exact.
      *
      * <p>Two loops per {@link #EXP_RUN} elements, the first computing {@code exp(−|x|)} into
      * scratch, the second the rest. In one loop, each step's chain of about twenty dependent
@@ -149,10 +148,8 @@ final class VectorBulkMath implements BulkMath {
      * 2^24 elements took 18.2 → 14.0 ms in FLOAT, 20.4 → 16.9 in BFLOAT16, 21.5 → 17.9 in FLOAT16.
      * A third loop (the log1p apart) was slower again, shorter runs too.
      */
-    private static double bceLosses(float[] x, float[] y, float[] w, float[] pw, int n) {
+    private static void bceLosses(float[] x, float[] y, float[] w, float[] pw, int n) {
         float[] exps = Scratch.get().exps;
-        DoubleVector acc = DoubleVector.zero(D);
-        FloatVector chunk = FloatVector.zero(F); // losses of this LOSS_CHUNK, in fp32
         for (int run = 0; run < n; run += EXP_RUN) {
             int end = Math.min(n, run + EXP_RUN);
             expNegAbs(x, run, end, exps);
@@ -174,17 +171,8 @@ final class VectorBulkMath implements BulkMath {
                         .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
                 FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromArray(F, w, i));
                 loss.intoArray(x, i);
-                chunk = chunk.add(loss);
-                if (((i + F.length()) & (LOSS_CHUNK - 1)) == 0 || i + F.length() >= n) {
-                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
-                    chunk = FloatVector.zero(F);
-                }
             }
         }
-        double[] lanes = Scratch.get().lanes;
-        acc.intoArray(lanes, 0);
-        return sumLanes(lanes);
     }
 
     @Override
@@ -239,7 +227,12 @@ final class VectorBulkMath implements BulkMath {
             bceForwardLosses(tx, tail(y, full, rest, tails[1], 0.5f), tail(w, full, rest, tails[2], 0f), F.length());
             System.arraycopy(tx, 0, x, full, rest);
         }
-        return WIDE ? chunkedSumWide(x, n) : chunkedSumHalves(x, n);
+        return chunkedSum(x, n);
+    }
+
+    /** {@link SumOrder#chunkedSum} of {@code v[0, n)}, in this processor's register layout. */
+    private static double chunkedSum(float[] v, int n) {
+        return WIDE ? chunkedSumWide(v, n) : chunkedSumHalves(v, n);
     }
 
     /**

@@ -27,10 +27,10 @@ class VectorFreeAgreementTest {
 
     /**
      * The operators whose plain-Java path is the Vector API's computation: element by element, and
-     * GroupNorm's and BCE's sums in {@code SumOrder}'s order; and PReLU backward's FLOAT dense cases
-     * (below). The others still add some sums their own way with the Vector API — BCE with logits
-     * its losses for mean and sum in fp32 chunks, GroupNorm backward's and PReLU backward's 16-bit
-     * direct loops in fp32 chunks — so their reductions mostly round to the same bits, not always.
+     * GroupNorm's, BCE's and BCE with logits' sums in {@code SumOrder}'s order; and PReLU backward's
+     * FLOAT dense cases (below). GroupNorm backward's and PReLU backward's 16-bit direct loops still
+     * add their sums in fp32 chunks of their own, so their reductions mostly round to the same bits,
+     * not always.
      */
     private static final Map<String, BiFunction<Long, Boolean, long[][]>> OPERATORS = new LinkedHashMap<>();
 
@@ -43,6 +43,7 @@ class VectorFreeAgreementTest {
         OPERATORS.put("NllLoss", (s, d) -> NllLossCase.run(s, MAX_NUMEL, d));
         OPERATORS.put("GroupNorm", (s, d) -> GroupNormCase.run(s, MAX_NUMEL, d));
         OPERATORS.put("BinaryCrossEntropy", (s, d) -> BinaryCrossEntropyCase.run(s, MAX_NUMEL, d));
+        OPERATORS.put("BinaryCrossEntropyWithLogits", (s, d) -> BinaryCrossEntropyWithLogitsCase.run(s, MAX_NUMEL, d));
     }
 
     @Test
