@@ -65,7 +65,7 @@ public interface DirectMath {
 
     /**
      * {@code out = x > 0 ? g : w·g}, returning {@code Σ min(x, 0)·g}, as {@link BulkMath#preluRow}:
-     * FLOAT adds in double, the 16-bit types in {@link SumOrder#chunkedProductSum}'s order.
+     * FLOAT adds in double, the 16-bit types in fp32 chunks as {@link #groupSums} does.
      */
     double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n);

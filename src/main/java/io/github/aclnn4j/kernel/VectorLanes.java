@@ -13,7 +13,7 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * What the Vector API loops of the direct kernels share: their species, the class of native
- * segments they cast to, and the FLOAT16 widening. The loops
+ * segments they cast to, and the helpers that move fp32 chunk sums into double lanes. The loops
  * themselves live with their operator ({@link BceBackwardVectorLoops},
  * {@link BceWithLogitsVectorLoops}, {@link PreluBackwardVectorLoops},
  * {@link GroupNormBackwardVectorLoops}), one static method per operation and dtype, behind
