@@ -29,9 +29,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
     private final StridedView gradInput;
     private final StridedView gradGamma;
     private final StridedView gradBeta;
-    /** Whether the operands' layout suits the {@link DirectMath} loops, with or without the Vector API. */
-    private final boolean denseLayout;
-    /** Whether the {@link DirectMath} loops run. */
+    /** Whether the operands suit the {@link DirectMath} loops. */
     private final boolean direct;
 
     /**
@@ -56,9 +54,8 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         this.gradGamma = gradGamma;
         this.gradBeta = gradBeta;
         DType dt = dy.dtype();
-        denseLayout = DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
+        direct = DirectOperands.supported(dt) && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
                 && (gradInput == null || DirectOperands.dense(gradInput, dt));
-        direct = denseLayout && DirectOperands.supported(dt);
     }
 
     /** Workspace bytes: Σdy and Σdy·x per (n, c). */
@@ -112,57 +109,22 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         }
         if (direct && (hxw >= MIN_DIRECT_ROW || dy.dtype() == DType.FLOAT)) {
             directGroup(dy, x, mean, rstd, gammas, c, hxw, d, i, g, task, gradInput, workspace);
-        } else if (denseLayout && hxw >= MIN_DIRECT_ROW && dy.dtype() != DType.FLOAT) {
-            // 16-bit rows the direct loops would take, without them: summed as they sum
-            long part = hxw - hxw % DirectMath.STEP;
-            for (long row = firstRow; row < firstRow + d; row++) {
-                wholeStepSums(dy, x, row, hxw, part, workspace);
-                rowSums(dy, x, row, hxw, part, workspace);
-            }
-            rowsGradInput(mean, rstd, gammas, c, hxw, d, i, g, task, firstRow, workspace);
         } else if (d * hxw <= CACHED_GROUP) {
             cachedGroup(dy, x, mean, rstd, gammas, c, hxw, d, i, g, task, gradInput, workspace);
         } else {
             for (long row = firstRow; row < firstRow + d; row++) {
                 rowSums(dy, x, row, hxw, 0, workspace);
             }
-            rowsGradInput(mean, rstd, gammas, c, hxw, d, i, g, task, firstRow, workspace);
+            if (gradInput != null) {
+                double[] coef = coefficients(mean, rstd, gammas, c, hxw, d, i, g, task, workspace);
+                float mu = mean.get(task);
+                for (int r = 0; r < d; r++) {
+                    double coefDy = coef[0] * (gammas == null ? 1 : gammas[r]);
+                    rowGradInput(dy, x, gradInput, firstRow + r, hxw, 0, coefDy, coef[1], coef[2], mu, coef[3]);
+                }
+            }
         }
         gammaTerms(mean.get(task), rstd.get(task), firstRow, d, workspace);
-    }
-
-    /** The group's gradInput row by row through rows, from its sums in the workspace (none when not requested). */
-    private void rowsGradInput(StridedView mean, StridedView rstd, float[] gammas, long c, long hxw, long d, long i,
-            long g, long task, long firstRow, MemorySegment workspace) {
-        if (gradInput == null) {
-            return;
-        }
-        double[] coef = coefficients(mean, rstd, gammas, c, hxw, d, i, g, task, workspace);
-        float mu = mean.get(task);
-        for (int r = 0; r < d; r++) {
-            double coefDy = coef[0] * (gammas == null ? 1 : gammas[r]);
-            rowGradInput(dy, x, gradInput, firstRow + r, hxw, 0, coefDy, coef[1], coef[2], mu, coef[3]);
-        }
-    }
-
-    /**
-     * Σdy and Σdy·x over elements {@code [0, part)} of a 16-bit row, in the order the direct loops
-     * add them ({@link SumOrder#addChunkedPairs}), stored in the workspace.
-     */
-    private static void wholeStepSums(StridedView dy, StridedView x, long row, long hxw, long part,
-            MemorySegment workspace) {
-        Scratch s = Scratch.get();
-        double[] sums = SumOrder.zeroed(s.lanes);
-        double[] dots = SumOrder.zeroed(s.dotLanes);
-        for (long done = 0; done < part; done += Blocks.SIZE) { // blocks are whole chunks
-            int len = (int) Math.min(Blocks.SIZE, part - done);
-            long start = row * hxw + done;
-            dy.gather(start, s.a, len);
-            x.gather(start, s.b, len);
-            SumOrder.addChunkedPairs(s.a, s.b, len, sums, dots);
-        }
-        workspace.setAtIndex(F64, 2 * row, SumOrder.sumLanes(sums));
-        workspace.setAtIndex(F64, 2 * row + 1, SumOrder.sumLanes(dots));
     }
 
     /**

@@ -8,10 +8,10 @@ import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.HalfFloats;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
-import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorOperators;
 
 /**
@@ -19,8 +19,6 @@ import jdk.incubator.vector.VectorOperators;
  * update and the 16-bit types' fp32 update; see {@link VectorLanes} for the rules they follow.
  */
 final class GroupNormBackwardVectorLoops {
-    /** Whether SumOrder's lanes fit one vector (512 bits) or take two halves (256). */
-    private static final boolean WIDE = VectorBulkMath.WIDE;
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
     private GroupNormBackwardVectorLoops() {}
@@ -107,117 +105,84 @@ final class GroupNormBackwardVectorLoops {
         return bound;
     }
 
-    /**
-     * BFLOAT16 row sums in {@link SumOrder#addChunkedPairs}'s order: each chunk's 16 fp32 lanes per
-     * sum by {@link #bf16Chunk}, moved into 8 double lanes by {@link SumOrder#addChunkPairs}.
-     */
     private static void groupSumsBf16(MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
             long n, MemorySegment sums, long sumsAt) {
-        Scratch scratch = Scratch.get();
-        double[] sumLanes = scratch.lanes;
-        double[] dotLanes = scratch.dotLanes;
-        for (long r = 0; r < rows; r++) {
-            SumOrder.zeroed(sumLanes);
-            SumOrder.zeroed(dotLanes);
-            for (long chunk = 0; chunk < n; chunk += SumOrder.PRODUCT_CHUNK) {
-                int len = (int) Math.min(SumOrder.PRODUCT_CHUNK, n - chunk);
-                long at = 2L * (rowLength * r + chunk);
-                bf16Chunk(a, aAt + at, b, bAt + at, len, scratch.chunkLanes);
-                SumOrder.addChunkPairs(sumLanes, dotLanes, scratch.chunkLanes);
-            }
-            sums.set(F64, sumsAt + 16L * r, SumOrder.sumLanes(sumLanes));
-            sums.set(F64, sumsAt + 16L * r + 8, SumOrder.sumLanes(dotLanes));
-        }
-    }
-
-    /**
-     * One chunk's fp32 lanes, Σa at {@code chunkLanes[0, 16)} and Σa·b at {@code [16, 32)}: one
-     * 512-bit vector per sum, or two 256-bit ones that successive steps alternate between.
-     */
-    private static void bf16Chunk(MemorySegment a, long aAt, MemorySegment b, long bAt, int n, float[] chunkLanes) {
-        a = (MemorySegment) NATIVE.cast(a); // each loop casts its own segments (see VectorLanes)
+        a = (MemorySegment) NATIVE.cast(a);
         b = (MemorySegment) NATIVE.cast(b);
-        FloatVector sum = FloatVector.zero(F);
-        FloatVector sumHigh = sum;
-        FloatVector dot = sum;
-        FloatVector dotHigh = sum;
-        for (int i = 0; i < n; i += F.length()) {
-            long o = 2L * i;
-            FloatVector av = ((IntVector) ShortVector.fromMemorySegment(S, a, aAt + o, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretAsFloats();
-            FloatVector bv = ((IntVector) ShortVector.fromMemorySegment(S, b, bAt + o, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretAsFloats();
-            if (WIDE) {
-                sum = sum.add(av);
-                dot = av.fma(bv, dot);
-            } else {
-                FloatVector added = sum.add(av);
-                sum = sumHigh;
-                sumHigh = added;
-                FloatVector fused = av.fma(bv, dot);
-                dot = dotHigh;
-                dotHigh = fused;
+        Scratch scratch = Scratch.get();
+        double[] sumLanes = scratch.lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
+        double[] dotLanes = scratch.dotLanes;
+        // hoisted: C2 loaded the mask from the constant pool at every use in the loop
+        IntVector high = IntVector.broadcast(I, HIGH);
+        for (long r = 0; r < rows; r++) {
+            Arrays.fill(sumLanes, 0, D.length(), 0.0);
+            Arrays.fill(dotLanes, 0, D.length(), 0.0);
+            // fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
+            for (long chunk = 0; chunk < n; chunk += SUM_CHUNK) {
+                int len = (int) Math.min(SUM_CHUNK, n - chunk);
+                long aChunk = aAt + 2L * (rowLength * r + chunk);
+                long bChunk = bAt + 2L * (rowLength * r + chunk);
+                FloatVector sum0 = FloatVector.zero(F);
+                FloatVector sum1 = FloatVector.zero(F);
+                FloatVector dot0 = FloatVector.zero(F);
+                FloatVector dot1 = FloatVector.zero(F);
+                for (int i = 0; i < len; i += 2 * F.length()) {
+                    long o = 2L * i;
+                    IntVector ap = IntVector.fromMemorySegment(I, a, aChunk + o, ORDER);
+                    IntVector bp = IntVector.fromMemorySegment(I, b, bChunk + o, ORDER);
+                    FloatVector a0 = ap.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                    FloatVector a1 = ap.and(high).reinterpretAsFloats();
+                    sum0 = sum0.add(a0);
+                    sum1 = sum1.add(a1);
+                    dot0 = a0.fma(bp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats(), dot0);
+                    dot1 = a1.fma(bp.and(high).reinterpretAsFloats(), dot1);
+                }
+                sum0.intoArray(scratch.chunkLanes, 0);
+                sum1.intoArray(scratch.chunkLanes, F.length());
+                dot0.intoArray(scratch.chunkLanes, 2 * F.length());
+                dot1.intoArray(scratch.chunkLanes, 3 * F.length());
+                addChunkPairs(sumLanes, dotLanes, scratch.chunkLanes);
             }
-        }
-        sum.intoArray(chunkLanes, 0);
-        dot.intoArray(chunkLanes, SumOrder.FLOAT_LANES);
-        if (!WIDE) {
-            sumHigh.intoArray(chunkLanes, F.length());
-            dotHigh.intoArray(chunkLanes, SumOrder.FLOAT_LANES + F.length());
+            sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(sumLanes));
+            sums.set(F64, sumsAt + 16L * r + 8, VectorBulkMath.sumLanes(dotLanes));
         }
     }
 
-    /** FLOAT16 row sums as {@link #groupSumsBf16}, each chunk widened first (one run each). */
     private static void groupSumsF16(MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
             long n, MemorySegment sums, long sumsAt) {
         Scratch scratch = Scratch.get();
         float[] as = scratch.stageA;
         float[] bs = scratch.stageB;
-        double[] sumLanes = scratch.lanes;
+        double[] sumLanes = scratch.lanes; // lane sums in a fixed order (see VectorBulkMath#sumLanes)
         double[] dotLanes = scratch.dotLanes;
         for (long r = 0; r < rows; r++) {
             long row = 2L * rowLength * r;
-            SumOrder.zeroed(sumLanes);
-            SumOrder.zeroed(dotLanes);
-            for (long chunk = 0; chunk < n; chunk += SumOrder.PRODUCT_CHUNK) {
-                int len = (int) Math.min(SumOrder.PRODUCT_CHUNK, n - chunk);
+            Arrays.fill(sumLanes, 0, D.length(), 0.0);
+            Arrays.fill(dotLanes, 0, D.length(), 0.0);
+            // fp32 lanes within chunks of SUM_CHUNK elements (one run each), chunk sums added in double
+            for (long chunk = 0; chunk < n; chunk += SUM_CHUNK) {
+                int len = (int) Math.min(SUM_CHUNK, n - chunk);
                 widenPair(a, aAt + row + 2 * chunk, b, bAt + row + 2 * chunk, as, bs, len);
-                f16Chunk(as, bs, len, scratch.chunkLanes);
-                SumOrder.addChunkPairs(sumLanes, dotLanes, scratch.chunkLanes);
+                FloatVector sum0 = FloatVector.zero(F);
+                FloatVector sum1 = FloatVector.zero(F);
+                FloatVector dot0 = FloatVector.zero(F);
+                FloatVector dot1 = FloatVector.zero(F);
+                for (int i = 0; i < len; i += 2 * F.length()) {
+                    FloatVector a0 = FloatVector.fromArray(F, as, i);
+                    FloatVector a1 = FloatVector.fromArray(F, as, i + F.length());
+                    sum0 = sum0.add(a0);
+                    sum1 = sum1.add(a1);
+                    dot0 = a0.fma(FloatVector.fromArray(F, bs, i), dot0);
+                    dot1 = a1.fma(FloatVector.fromArray(F, bs, i + F.length()), dot1);
+                }
+                sum0.intoArray(scratch.chunkLanes, 0);
+                sum1.intoArray(scratch.chunkLanes, F.length());
+                dot0.intoArray(scratch.chunkLanes, 2 * F.length());
+                dot1.intoArray(scratch.chunkLanes, 3 * F.length());
+                addChunkPairs(sumLanes, dotLanes, scratch.chunkLanes);
             }
-            sums.set(F64, sumsAt + 16L * r, SumOrder.sumLanes(sumLanes));
-            sums.set(F64, sumsAt + 16L * r + 8, SumOrder.sumLanes(dotLanes));
-        }
-    }
-
-    /** As {@link #bf16Chunk} over widened runs. */
-    private static void f16Chunk(float[] as, float[] bs, int n, float[] chunkLanes) {
-        FloatVector sum = FloatVector.zero(F);
-        FloatVector sumHigh = sum;
-        FloatVector dot = sum;
-        FloatVector dotHigh = sum;
-        for (int i = 0; i < n; i += F.length()) {
-            FloatVector av = FloatVector.fromArray(F, as, i);
-            FloatVector bv = FloatVector.fromArray(F, bs, i);
-            if (WIDE) {
-                sum = sum.add(av);
-                dot = av.fma(bv, dot);
-            } else {
-                FloatVector added = sum.add(av);
-                sum = sumHigh;
-                sumHigh = added;
-                FloatVector fused = av.fma(bv, dot);
-                dot = dotHigh;
-                dotHigh = fused;
-            }
-        }
-        sum.intoArray(chunkLanes, 0);
-        dot.intoArray(chunkLanes, SumOrder.FLOAT_LANES);
-        if (!WIDE) {
-            sumHigh.intoArray(chunkLanes, F.length());
-            dotHigh.intoArray(chunkLanes, SumOrder.FLOAT_LANES + F.length());
+            sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(sumLanes));
+            sums.set(F64, sumsAt + 16L * r + 8, VectorBulkMath.sumLanes(dotLanes));
         }
     }
 

@@ -10,10 +10,10 @@ package io.github.aclnn4j.kernel;
  * Vector API loops hold the lanes in one 512-bit accumulator where vectors are that wide and as two
  * 256-bit halves where they are not ({@link VectorBulkMath#WIDE}); {@link ScalarBulkMath} keeps
  * them in an array; {@link DirectMath#STEP} fixes where a kernel's direct loops leave
- * elements to rows. BCE's and BCE with logits' sums of their losses have an order of their own,
- * {@link #chunkedSum}; PReLU backward's and GroupNorm backward's 16-bit sums its variants
- * {@link #chunkedProductSum} and {@link #addChunkedPairs}, fp32 within chunks, which their vector
- * loops keep cheap.
+ * elements to rows. Not following it yet: GroupNorm backward's 16-bit direct loops' fp32 chunk
+ * sums, whose bits therefore still depend on the vector width and on the Vector API being there.
+ * BCE's and BCE with logits' sums of their losses have an order of their own, {@link #chunkedSum},
+ * and PReLU backward's 16-bit sums its variant {@link #chunkedProductSum}.
  */
 final class SumOrder {
     /** Lanes every such sum adds in. */
@@ -98,41 +98,6 @@ final class SumOrder {
             }
         }
         return sumLanes(lanes);
-    }
-
-    /**
-     * GroupNorm backward's 16-bit row sums {@code Σ a} and {@code Σ a·b} over {@code a[0, n)},
-     * {@code b[0, n)} (widened), added to the double lanes {@code sums} and {@code dots}: per chunk
-     * of {@link #PRODUCT_CHUNK} elements, 16 fp32 lanes by position (the dot by fp32 fmas), then
-     * double lane j gets fp32 lane j and lane j + 8. A row's range may come in pieces that start
-     * at multiples of the chunk; its sums are then {@link #sumLanes}. The Vector API's 16-bit loops
-     * add in the same order. A chunk's fp32 sum errs by at most about 2^-16 of its terms' magnitude
-     * (128 terms per lane) before it goes into double.
-     */
-    static void addChunkedPairs(float[] a, float[] b, int n, double[] sums, double[] dots) {
-        float[] chunk = Scratch.get().chunkLanes;
-        for (int start = 0; start < n; start += PRODUCT_CHUNK) {
-            int end = Math.min(n, start + PRODUCT_CHUNK);
-            java.util.Arrays.fill(chunk, 0, 2 * FLOAT_LANES, 0f);
-            for (int i = start; i < end; i++) {
-                int lane = (i - start) % FLOAT_LANES;
-                chunk[lane] += a[i];
-                chunk[FLOAT_LANES + lane] = Math.fma(a[i], b[i], chunk[FLOAT_LANES + lane]);
-            }
-            addChunkPairs(sums, dots, chunk);
-        }
-    }
-
-    /**
-     * One chunk's 16 fp32 lanes of each sum ({@code chunk[0, 16)} and {@code [16, 32)}) added to
-     * their 8 double lanes: lane j, then lane j + 8. Scalar in the vector loops too: a vector form
-     * boxed in a long-lived JVM (4 MB per GroupNorm call); once per chunk, so its cost does not show.
-     */
-    static void addChunkPairs(double[] sums, double[] dots, float[] chunk) {
-        for (int j = 0; j < LANES; j++) {
-            sums[j] = sums[j] + chunk[j] + chunk[j + LANES];
-            dots[j] = dots[j] + chunk[FLOAT_LANES + j] + chunk[FLOAT_LANES + LANES + j];
-        }
     }
 
     /** {@code lanes} with its first {@link #LANES} values set to 0, for a new sum. */

@@ -41,7 +41,7 @@ import jdk.incubator.vector.VectorSpecies;
  * anyway (see {@code BceWithLogitsVectorLoops.bceWithLogitsF16Gathered}). All ways are exact and round to nearest even;
  * these convert exactly as the rows do ({@code Float.float16ToFloat}, {@code Float.floatToFloat16}).
  * No vector lives across a conversion call: sums carried from run to run wait in a scratch array
- * (see {@link SumOrder#addChunkPairs}).
+ * (see {@link #addChunkPairs}).
  *
  * <p>The JIT shapes this code. C2 turns a loop into plain vector instructions only while every
  * vector operation in it is inlined and intrinsified; a vector that crosses a call that was not
@@ -111,11 +111,33 @@ final class VectorLanes {
     /** The class of native segments, which every loop casts its segments to: see above. */
     static final Class<?> NATIVE = MemorySegment.NULL.getClass();
 
+    /**
+     * Elements per fp32 chunk of GroupNorm backward's 16-bit sums: 64 terms per lane with 512-bit
+     * vectors, up to 256 with 256-bit ones, so a chunk's fp32 sum errs by at most about 2^-18 to 2^-16
+     * of its terms' magnitude before it is added in double. At most {@link #STAGE}: the FLOAT16 loops
+     * widen a chunk at a time.
+     */
+    static final int SUM_CHUNK = 2048;
 
     private VectorLanes() {}
 
     static IllegalArgumentException unsupported(DType dtype) {
         return new IllegalArgumentException("no direct loop for " + dtype);
+    }
+
+    /**
+     * Adds GroupNorm's two fp32 chunk sums to their double lanes: {@code chunk} holds the vectors
+     * sum0, sum1, dot0, dot1, and lane j of each sum adds lane j of each vector's low half and then
+     * of its high half, the bits that adding their {@code F2D} conversions to a double vector gives.
+     * In scalar code, as C2 did not always compile that vector form here: in a long-lived JVM it
+     * boxed (4 MB per GroupNorm call). Once per chunk, so its cost does not show.
+     */
+    static void addChunkPairs(double[] sums, double[] dots, float[] chunk) {
+        int d = D.length(); // F has twice D's lanes
+        for (int j = 0; j < d; j++) {
+            sums[j] = sums[j] + chunk[j] + chunk[d + j] + chunk[2 * d + j] + chunk[3 * d + j];
+            dots[j] = dots[j] + chunk[4 * d + j] + chunk[5 * d + j] + chunk[6 * d + j] + chunk[7 * d + j];
+        }
     }
 
     /**
