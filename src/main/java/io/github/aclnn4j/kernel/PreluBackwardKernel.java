@@ -230,27 +230,9 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
         if (done > 0) {
             sum = direct ? DirectOperands.math().prelu(gradInput.dtype(), self.segment(), self.denseOffset(start),
                     grad.segment(), grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start),
-                    done) : wholeStepsRun(start, done, wk);
+                    done) : rowRun(start, done, wk);
         }
         return done < len ? sum + rowRun(start + done, len - done, wk) : sum;
-    }
-
-    /**
-     * The whole steps of a dense run where the direct loops do not run: as {@link #rowRun}, the sum
-     * added as those loops add it (FLOAT in SumOrder's lanes, as the rows do; the 16-bit types in
-     * {@link SumOrder#chunkedProductSum}'s order).
-     */
-    private double wholeStepsRun(long start, int len, float wk) {
-        if (gradInput.dtype() == DType.FLOAT) {
-            return rowRun(start, len, wk);
-        }
-        Scratch s = Scratch.get();
-        self.gather(start, s.a, len);
-        grad.gather(start, s.b, len);
-        double sum = SumOrder.chunkedProductSum(s.a, s.b, len);
-        BulkMath.INSTANCE.preluRow(s.a, s.b, 0, len, wk);
-        gradInput.scatter(start, s.a, len);
-        return sum;
     }
 
     /** Elements [start, start + len) (at most a block) through rows: writes gradInput, returns their sum. */

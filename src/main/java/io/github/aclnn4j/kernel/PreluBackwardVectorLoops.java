@@ -7,10 +7,10 @@ import static io.github.aclnn4j.kernel.VectorLanes.*;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.HalfFloats;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
-import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 
@@ -19,9 +19,6 @@ import jdk.incubator.vector.VectorOperators;
  * {@code min(x, 0)·g} per dtype; see {@link VectorLanes} for the rules they follow.
  */
 final class PreluBackwardVectorLoops {
-    /** Whether SumOrder's lanes fit one vector (512 bits) or take two halves (256). */
-    private static final boolean WIDE = VectorBulkMath.WIDE;
-
     private PreluBackwardVectorLoops() {}
 
     static double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
@@ -91,131 +88,79 @@ final class PreluBackwardVectorLoops {
         acc1.intoArray(lanes, D4.length());
     }
 
-    /**
-     * BFLOAT16: {@code Σ min(x, 0)·g} in {@link SumOrder#chunkedProductSum}'s order, its 16 fp32
-     * lanes one vector (512 bits) or two that successive steps alternate between (256); gradInput
-     * rounded to nearest even in registers, NaN found as in groupNormUpdateBf16.
-     */
     private static double preluBf16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
         x = (MemorySegment) NATIVE.cast(x);
         g = (MemorySegment) NATIVE.cast(g);
         out = (MemorySegment) NATIVE.cast(out);
-        double[] lanes = SumOrder.zeroed(Scratch.get().lanes);
-        DoubleVector acc = DoubleVector.zero(D); // SumOrder's double lanes: all, or [0, 4)
-        DoubleVector accHigh = acc; // and [4, 8)
-        FloatVector chunk = FloatVector.zero(F); // the chunk's 16 fp32 lanes: all, or [0, 8)
-        FloatVector chunkHigh = chunk; // and [8, 16)
-        for (int i = 0; i < n; i += F.length()) {
-            long o = 2L * i;
-            FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, x, xAt + o, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretAsFloats();
-            FloatVector gv = ((IntVector) ShortVector.fromMemorySegment(S, g, gAt + o, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretAsFloats();
-            // min(x, 0) as a blend on the mask gradInput needs anyway: the same value, NaN and -0
-            // included, in one operation where Java's min takes five on AVX2
-            VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
-            if (WIDE) {
-                chunk = xv.blend(0f, up).fma(gv, chunk);
-            } else {
-                FloatVector added = xv.blend(0f, up).fma(gv, chunk);
-                chunk = chunkHigh;
-                chunkHigh = added;
+        Scratch scratch = Scratch.get();
+        double[] lanes = scratch.lanes;
+        Arrays.fill(lanes, 0, D.length(), 0.0);
+        // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double
+        for (long chunk = 0, end = 2L * n; chunk < end; chunk += 2 * SUM_CHUNK) {
+            FloatVector acc0 = FloatVector.zero(F);
+            FloatVector acc1 = FloatVector.zero(F);
+            for (long o = chunk, stop = Math.min(end, chunk + 2 * SUM_CHUNK); o < stop; o += F_BYTES) {
+                IntVector xp = IntVector.fromMemorySegment(I, x, xAt + o, ORDER);
+                IntVector gp = IntVector.fromMemorySegment(I, g, gAt + o, ORDER);
+                FloatVector x0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector x1 = xp.and(HIGH).reinterpretAsFloats();
+                FloatVector g0 = gp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector g1 = gp.and(HIGH).reinterpretAsFloats();
+                // min(x, 0) as a blend on the mask gradInput needs anyway: the same value, NaN and
+                // -0 included, in one operation where Java's min takes five on AVX2
+                VectorMask<Float> up0 = x0.compare(VectorOperators.GT, 0f);
+                VectorMask<Float> up1 = x1.compare(VectorOperators.GT, 0f);
+                acc0 = x0.blend(0f, up0).fma(g0, acc0);
+                acc1 = x1.blend(0f, up1).fma(g1, acc1);
+                // gradInput is g or w·g, both exact in float; BFLOAT16 rounding as in bceUniformBf16,
+                // NaN found as in groupNormUpdateBf16
+                FloatVector f0 = g0.mul(w).blend(g0, up0);
+                FloatVector f1 = g1.mul(w).blend(g1, up1);
+                IntVector r0 = f0.reinterpretAsInts();
+                IntVector r1 = f1.reinterpretAsInts();
+                r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, f0.compare(VectorOperators.NE, f0).cast(I));
+                r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, f1.compare(VectorOperators.NE, f1).cast(I));
+                r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
             }
-            if (((i + F.length()) & (SumOrder.PRODUCT_CHUNK - 1)) == 0 || i + F.length() >= n) {
-                if (WIDE) {
-                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
-                } else {
-                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 0));
-                    accHigh = accHigh.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1))
-                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 1));
-                }
-                chunk = FloatVector.zero(F);
-                chunkHigh = chunk;
-            }
-            FloatVector f = gv.mul(w).blend(gv, up); // g or w·g, both exact in float
-            IntVector r = f.reinterpretAsInts();
-            r = r.add(r.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                    .blend(0x7FC00000, f.compare(VectorOperators.NE, f).cast(I));
-            ((ShortVector) r.lanewise(VectorOperators.LSHR, 16).convertShape(VectorOperators.I2S, S, 0))
-                    .intoMemorySegment(out, outAt + o, ORDER);
+            acc0.intoArray(scratch.chunkLanes, 0);
+            acc1.intoArray(scratch.chunkLanes, F.length());
+            addChunkLanes(lanes, scratch.chunkLanes, 2);
         }
-        acc.intoArray(lanes, 0);
-        if (!WIDE) {
-            accHigh.intoArray(lanes, D.length());
-        }
-        return SumOrder.sumLanes(lanes);
+        return VectorBulkMath.sumLanes(lanes);
     }
 
-    /**
-     * FLOAT16: widened in runs of NARROW_RUN, the sum in {@link SumOrder#chunkedProductSum}'s order
-     * as {@link #preluBf16} adds it, its fp32 lanes carried from run to run in scratch, gradInput
-     * written over the widened g and narrowed.
-     */
     private static double preluF16(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
             long outAt, int n) {
         out = (MemorySegment) NATIVE.cast(out); // for toHalves, which rows also give heap segments
         Scratch scratch = Scratch.get();
         float[] xs = scratch.stageA;
         float[] gs = scratch.stageB;
-        double[] lanes = SumOrder.zeroed(scratch.lanes);
-        java.util.Arrays.fill(scratch.chunkLanes, 0, SumOrder.FLOAT_LANES, 0f);
-        for (int run = 0; run < n; run += NARROW_RUN) {
-            int len = Math.min(NARROW_RUN, n - run);
-            widenPair(x, xAt + 2L * run, g, gAt + 2L * run, xs, gs, len);
-            preluF16Run(xs, gs, w, run, len, n, scratch.chunkLanes, lanes);
-            HalfFloats.toHalves(gs, 0, out, outAt + 2L * run, len);
-        }
-        return SumOrder.sumLanes(lanes);
-    }
-
-    /**
-     * One widened run of {@link #preluF16}, elements {@code [first, first + len)} of its {@code n}:
-     * the fp32 lanes from and back to {@code chunk}, the double lanes from and back to {@code lanes}.
-     */
-    private static void preluF16Run(float[] xs, float[] gs, float w, int first, int len, int n, float[] chunkLanes,
-            double[] lanes) {
-        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0);
-        DoubleVector accHigh = WIDE ? acc : DoubleVector.fromArray(D, lanes, D.length());
-        FloatVector chunk = FloatVector.fromArray(F, chunkLanes, 0);
-        FloatVector chunkHigh = WIDE ? chunk : FloatVector.fromArray(F, chunkLanes, F.length());
-        for (int i = 0; i < len; i += F.length()) {
-            FloatVector xv = FloatVector.fromArray(F, xs, i);
-            FloatVector gv = FloatVector.fromArray(F, gs, i);
-            VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
-            if (WIDE) {
-                chunk = xv.blend(0f, up).fma(gv, chunk); // min(x, 0), as in preluBf16
-            } else {
-                FloatVector added = xv.blend(0f, up).fma(gv, chunk);
-                chunk = chunkHigh;
-                chunkHigh = added;
-            }
-            int done = first + i + F.length();
-            if ((done & (SumOrder.PRODUCT_CHUNK - 1)) == 0 || done >= n) {
-                if (WIDE) {
-                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
-                } else {
-                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 0));
-                    accHigh = accHigh.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1))
-                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 1));
+        double[] lanes = scratch.lanes;
+        Arrays.fill(lanes, 0, D.length(), 0.0);
+        // Σ min(x, 0)·g in fp32 lanes within chunks of SUM_CHUNK elements, chunk sums added in double;
+        // each chunk widened and narrowed in runs of NARROW_RUN, its lanes carried through scratch
+        for (int chunk = 0; chunk < n; chunk += SUM_CHUNK) {
+            int chunkEnd = Math.min(chunk + SUM_CHUNK, n);
+            FloatVector.zero(F).intoArray(scratch.chunkLanes, 0);
+            for (int run = chunk; run < chunkEnd; run += NARROW_RUN) {
+                int len = Math.min(NARROW_RUN, chunkEnd - run);
+                widenPair(x, xAt + 2L * run, g, gAt + 2L * run, xs, gs, len);
+                FloatVector part = FloatVector.fromArray(F, scratch.chunkLanes, 0);
+                for (int i = 0; i < len; i += F.length()) {
+                    FloatVector xv = FloatVector.fromArray(F, xs, i);
+                    FloatVector gv = FloatVector.fromArray(F, gs, i);
+                    VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
+                    part = xv.blend(0f, up).fma(gv, part); // min(x, 0), as in preluBf16
+                    gv.mul(w).blend(gv, up).intoArray(gs, i);
                 }
-                chunk = FloatVector.zero(F);
-                chunkHigh = chunk;
+                part.intoArray(scratch.chunkLanes, 0);
+                HalfFloats.toHalves(gs, 0, out, outAt + 2L * run, len);
             }
-            gv.mul(w).blend(gv, up).intoArray(gs, i);
+            addChunkLanes(lanes, scratch.chunkLanes, 1);
         }
-        acc.intoArray(lanes, 0);
-        chunk.intoArray(chunkLanes, 0);
-        if (!WIDE) {
-            accHigh.intoArray(lanes, D.length());
-            chunkHigh.intoArray(chunkLanes, F.length());
-        }
+        return VectorBulkMath.sumLanes(lanes);
     }
-
 }

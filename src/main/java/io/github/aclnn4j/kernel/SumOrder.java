@@ -10,10 +10,10 @@ package io.github.aclnn4j.kernel;
  * Vector API loops hold the lanes in one 512-bit accumulator where vectors are that wide and as two
  * 256-bit halves where they are not ({@link VectorBulkMath#WIDE}); {@link ScalarBulkMath} keeps
  * them in an array; {@link DirectMath#STEP} fixes where a kernel's direct loops leave
- * elements to rows. Not following it yet: GroupNorm backward's 16-bit direct loops' fp32 chunk
- * sums, whose bits therefore still depend on the vector width and on the Vector API being there.
- * BCE's and BCE with logits' sums of their losses have an order of their own, {@link #chunkedSum},
- * and PReLU backward's 16-bit sums its variant {@link #chunkedProductSum}.
+ * elements to rows. Not following it yet: the 16-bit direct loops' fp32 chunk sums (GroupNorm
+ * backward, PReLU backward), whose bits therefore still depend on the vector width and on the
+ * Vector API being there. BCE's and BCE with logits' sums of their losses have an order of their
+ * own, {@link #chunkedSum}.
  */
 final class SumOrder {
     /** Lanes every such sum adds in. */
@@ -62,35 +62,6 @@ final class SumOrder {
             chunk[(i - from) % FLOAT_LANES] += v[i];
             int done = i + 1 - from;
             if (done % CHUNK == 0 || i + 1 == to) {
-                for (int j = 0; j < LANES; j++) {
-                    lanes[j] = lanes[j] + chunk[j] + chunk[j + LANES];
-                }
-                java.util.Arrays.fill(chunk, 0, FLOAT_LANES, 0f);
-            }
-        }
-        return sumLanes(lanes);
-    }
-
-    /** Elements a {@link #chunkedProductSum} adds in fp32 before it moves them into its double lanes. */
-    static final int PRODUCT_CHUNK = 2048;
-
-    /**
-     * PReLU backward's {@code Σ min(x, 0)·g} over 16-bit values {@code x[0, n)}, {@code g[0, n)}
-     * (widened), n a multiple of {@link #FLOAT_LANES}: {@link #chunkedSum}'s order with each term
-     * added by an fp32 fma (exact products: two FLOAT16 or BFLOAT16 significands fit fp32's) and
-     * chunks of {@link #PRODUCT_CHUNK}. Plain Java; the Vector API's 16-bit loops add in the same
-     * order, which is cheaper for them than SumOrder's double lanes (widening every term to double
-     * made PReLU backward 40-55% slower on Zen 3).
-     */
-    static double chunkedProductSum(float[] x, float[] g, int n) {
-        Scratch scratch = Scratch.get();
-        double[] lanes = zeroed(scratch.lanes);
-        float[] chunk = scratch.chunkLanes;
-        java.util.Arrays.fill(chunk, 0, FLOAT_LANES, 0f);
-        for (int i = 0; i < n; i++) {
-            int lane = i % FLOAT_LANES;
-            chunk[lane] = Math.fma(Math.min(x[i], 0f), g[i], chunk[lane]);
-            if ((i + 1) % PRODUCT_CHUNK == 0 || i + 1 == n) {
                 for (int j = 0; j < LANES; j++) {
                     lanes[j] = lanes[j] + chunk[j] + chunk[j + LANES];
                 }

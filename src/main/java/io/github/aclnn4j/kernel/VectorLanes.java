@@ -41,7 +41,7 @@ import jdk.incubator.vector.VectorSpecies;
  * anyway (see {@code BceWithLogitsVectorLoops.bceWithLogitsF16Gathered}). All ways are exact and round to nearest even;
  * these convert exactly as the rows do ({@code Float.float16ToFloat}, {@code Float.floatToFloat16}).
  * No vector lives across a conversion call: sums carried from run to run wait in a scratch array
- * (see {@link #addChunkPairs}).
+ * (see {@link #addChunkLanes}).
  *
  * <p>The JIT shapes this code. C2 turns a loop into plain vector instructions only while every
  * vector operation in it is inlined and intrinsified; a vector that crosses a call that was not
@@ -101,8 +101,8 @@ final class VectorLanes {
      * Elements per run of the FLOAT16 loops whose run is narrowed into an output afterwards, where
      * the narrowing is a burst of stores of its own: shorter bursts overlap better with the next
      * run's loads. Sapphire Rapids, bench ab in both orders: BCE with logits none 5.65 -> 5.00 and
-     * 5.71 -> 5.18 ms, PReLU backward 3.54 -> 3.34 and 3.63 -> 3.26 (its fp32 chunk sums carried
-     * from run to run, so the same bits). BCE with logits' reductions
+     * 5.71 -> 5.18 ms, PReLU backward 3.54 -> 3.34 and 3.63 -> 3.26 (its fp32 chunk sums still span
+     * {@link #SUM_CHUNK}, carried from run to run, so the same bits). BCE with logits' reductions
      * (and BFLOAT16, which stores inside its loop) keep runs of {@link #STAGE}, 9-13% slower with
      * 512; so do BCE backward and GroupNorm's update, slower with 512 in both orders (BCE backward
      * 3.55 -> 3.90 and 3.39 -> 3.84 ms, GroupNorm 1.78 -> 1.87 and 1.77 -> 1.83).
@@ -112,7 +112,7 @@ final class VectorLanes {
     static final Class<?> NATIVE = MemorySegment.NULL.getClass();
 
     /**
-     * Elements per fp32 chunk of GroupNorm backward's 16-bit sums: 64 terms per lane with 512-bit
+     * Elements per fp32 chunk of the 16-bit sums (PReLU, GroupNorm): 64 terms per lane with 512-bit
      * vectors, up to 256 with 256-bit ones, so a chunk's fp32 sum errs by at most about 2^-18 to 2^-16
      * of its terms' magnitude before it is added in double. At most {@link #STAGE}: the FLOAT16 loops
      * widen a chunk at a time.
@@ -126,11 +126,26 @@ final class VectorLanes {
     }
 
     /**
-     * Adds GroupNorm's two fp32 chunk sums to their double lanes: {@code chunk} holds the vectors
-     * sum0, sum1, dot0, dot1, and lane j of each sum adds lane j of each vector's low half and then
-     * of its high half, the bits that adding their {@code F2D} conversions to a double vector gives.
-     * In scalar code, as C2 did not always compile that vector form here: in a long-lived JVM it
-     * boxed (4 MB per GroupNorm call). Once per chunk, so its cost does not show.
+     * Adds {@code vectors} fp32 chunk sums, stored one after the other in {@code chunk}, to the
+     * double lanes {@code acc}: each vector's low half, then its high half, lane for lane, the bits
+     * that adding their {@code F2D} conversions to a double vector gives. In scalar code, as C2 did
+     * not always compile that vector form here: in a long-lived JVM it boxed (4 MB per GroupNorm
+     * call). Once per chunk, so its cost does not show.
+     */
+    static void addChunkLanes(double[] acc, float[] chunk, int vectors) {
+        int d = D.length(); // F has twice D's lanes
+        for (int v = 0; v < 2 * vectors; v++) {
+            for (int j = 0; j < d; j++) {
+                acc[j] += chunk[v * d + j];
+            }
+        }
+    }
+
+    /**
+     * {@link #addChunkLanes} for GroupNorm's two sums at once: {@code chunk} holds the vectors
+     * sum0, sum1, dot0, dot1, and each lane adds its four terms in the order addChunkLanes does, so
+     * the bits are the same; one unrolled pass instead of two nested loops per sum (a row's sums end
+     * with it, every 1024 elements in the benchmark's GroupNorm).
      */
     static void addChunkPairs(double[] sums, double[] dots, float[] chunk) {
         int d = D.length(); // F has twice D's lanes
