@@ -53,7 +53,8 @@ public final class BceWithLogitsKernel implements Parallel.Tasks {
         this.compute = compute;
         this.reduction = reduction;
         this.out = out;
-        directLayout = DirectOperands.dense(self, compute) && DirectOperands.dense(target, compute) && (reduction != 0 || DirectOperands.dense(out, compute))
+        directLayout = DirectOperands.dense(self, compute) && DirectOperands.dense(target, compute)
+                && (reduction != 0 || DirectOperands.dense(out, compute))
                 && (compute == DType.FLOAT
                         ? DirectOperands.denseOrRepeating(weight, compute)
                                 && DirectOperands.denseOrRepeating(posWeight, compute)

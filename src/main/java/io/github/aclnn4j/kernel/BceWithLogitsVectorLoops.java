@@ -50,8 +50,8 @@ final class BceWithLogitsVectorLoops {
     // as VectorBulkMath#bceLosses does (see there for why two loops); the 16-bit types look the
     // softplus up instead (see bceWithLogitsBf16). The losses add in SumOrder#chunkedSum's order, at
     // either width (runs are whole chunks; n is a multiple of DirectMath.STEP, so there is no tail),
-    // and the double lanes of the sum wait in scratch between runs. Each loop is a method of its own so that its slices stay free (see VectorLanes),
-    // and the chunk sums never cross a call. Each loss method stores and sums every loss without a
+    // and the double lanes of the sum wait in scratch between runs. Each loop is a method of its own
+    // so that its slices stay free (see VectorLanes), and the chunk sums never cross a call. Each loss method stores and sums every loss without a
     // mode branch: a loop that mixed dtypes or modes was compiled, once all its branches had been
     // profiled, into code that boxed its vectors (measured: 2 s instead of 9 ms for 2^24 elements).
     // Its one branch, moving a LOSS_CHUNK's fp32 sums into double, is taken at the last vector of

@@ -40,8 +40,8 @@ final class SumOrder {
     }
 
     /**
-     * BCE's (and BCE with logits') sum of its fp32 losses {@code v[0, n)}: the first {@code ⌊n/16⌋·16} in 16 fp32 lanes
-     * (element k in lane {@code k mod 16}) over each {@link #CHUNK} elements, each chunk then moved
+     * BCE's (and BCE with logits') sum of its fp32 losses {@code v[0, n)}: the first
+     * {@code ⌊n/16⌋·16} in 16 fp32 lanes (element k in lane {@code k mod 16}) over each {@link #CHUNK} elements, each chunk then moved
      * into the double lanes, lane j getting fp32 lane j and then lane j + 8; those lanes added in
      * order; then the last {@code n mod 16} elements the same way as one chunk of their own, their
      * sum added. Plain Java; {@code VectorBulkMath} adds in the same order.

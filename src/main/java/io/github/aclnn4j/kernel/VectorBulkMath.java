@@ -134,7 +134,8 @@ final class VectorBulkMath implements BulkMath {
 
     /**
      * The losses of whole vectors {@code [0, n)}, written over {@code x} (summed apart, in
-     * {@link SumOrder#chunkedSum}'s order); everything inline (see the class comment). The loss is computed as {@code w·(c·x + lw·softplus)}: with {@code lw = 1 + (pw − 1)·y} and
+     * {@link SumOrder#chunkedSum}'s order); everything inline (see the class comment). The loss is
+     * computed as {@code w·(c·x + lw·softplus)}: with {@code lw = 1 + (pw − 1)·y} and
      * {@code softplus = log1p(exp(−|x|))}, the spec's {@code (1 − y)·x − lw·logσ(x)} is that with
      * {@code c = 1 − y} for {@code x ≥ 0} and {@code c = −pw·y} for {@code x < 0}. For targets in
      * [0, 1] and {@code pw ≥ 0} both terms are non-negative, so fp32 loses nothing to cancellation;
