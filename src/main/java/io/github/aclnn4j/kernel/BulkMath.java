@@ -1,5 +1,6 @@
 package io.github.aclnn4j.kernel;
 
+import io.github.aclnn4j.tensor.HalfFloats;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -184,6 +185,42 @@ public interface BulkMath {
         for (int j = 0; j < cols; j++, off += colStride) {
             for (int i = 0; i < rows; i++) {
                 buf[at + i * cols + j] = seg.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i);
+            }
+        }
+    }
+
+    /**
+     * {@link #storePanel} for BFLOAT16 memory: each float rounded to nearest even as
+     * {@link HalfFloats#toBf16} does. {@code lanes} is scratch of at least 64 ints.
+     */
+    default void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
+            int[] lanes) {
+        for (int j = 0; j < cols; j++, off += colStride) {
+            for (int i = 0; i < rows; i++) {
+                seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i, HalfFloats.toBf16(buf[at + i * cols + j]));
+            }
+        }
+    }
+
+    /** {@link #loadPanel} for BFLOAT16 memory, the inverse of {@link #storeBf16Panel}. */
+    default void loadBf16Panel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
+            float[] columns, int[] lanes) {
+        for (int j = 0; j < cols; j++, off += colStride) {
+            for (int i = 0; i < rows; i++) {
+                buf[at + i * cols + j] = HalfFloats.fromBf16(seg.get(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i));
+            }
+        }
+    }
+
+    /**
+     * Transposes a matrix of floats: {@code dst[dstAt + c·srcRows + r] = src[srcAt + r·srcCols + c]}
+     * for r < srcRows and c < srcCols. The rows of a panel whose memory columns are not FLOAT pass
+     * through it ({@link StridedView}). {@code lanes} is scratch of at least 64 ints.
+     */
+    default void transpose(float[] src, int srcAt, int srcRows, int srcCols, float[] dst, int dstAt, int[] lanes) {
+        for (int c = 0; c < srcCols; c++) {
+            for (int r = 0; r < srcRows; r++) {
+                dst[dstAt + c * srcRows + r] = src[srcAt + r * srcCols + c];
             }
         }
     }

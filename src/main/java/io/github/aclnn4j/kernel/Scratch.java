@@ -36,13 +36,14 @@ final class Scratch {
     /** A block of NLL backward's targets, and where their rows' values go. */
     final long[] targets = new long[Blocks.SIZE];
     final long[] positions = new long[Blocks.SIZE];
-    /** Most rows of a panel {@link StridedView} transposes through {@link #column} at a time. */
+    /** Most rows of a panel {@link StridedView} transposes at a time. */
     static final int COLUMN = 256;
-    /** One memory column of a panel on its way to or from a row buffer. */
-    final float[] column = new float[COLUMN];
-    /** A FLOAT panel's memory columns end to end, on their way into rows ({@link BulkMath#loadPanel}). */
+    /**
+     * A panel's memory columns end to end, on their way into or out of rows
+     * ({@link BulkMath#loadPanel}, {@link BulkMath#transpose}).
+     */
     final float[] panel = new float[Blocks.SIZE];
-    /** A gather's lane offsets ({@link BulkMath#storePanel}, {@link BulkMath#loadPanel}). */
+    /** A gather's lane offsets ({@link BulkMath#storePanel}, {@link BulkMath#transpose}). */
     final int[] laneIndex = new int[64];
     /** {@code exp(−|x|)} of one pass of the BCE-with-logits loss loops. */
     final float[] exps = new float[VectorBulkMath.EXP_RUN];

@@ -429,11 +429,13 @@ public final class StridedView {
     /**
      * Elements {@code [at, at + rows·cols)} of {@code buf}, in logical (row-major) order, to or from
      * a panel whose rows lie contiguously in memory and whose columns are {@code colStride} bytes
-     * apart: each memory column is one bulk run through a short buffer.
+     * apart. FLOAT and BFLOAT16 panels move a vector per memory column ({@link BulkMath#storePanel},
+     * {@link BulkMath#storeBf16Panel}); other dtypes convert each memory column as one run into
+     * {@link Scratch#panel} and transpose that as floats, as many rows at a time as fit there.
      */
     private void transposePanel(long off, int rows, int cols, long colStride, float[] buf, int at, boolean store) {
+        Scratch s = Scratch.get();
         if (dtype == DType.FLOAT) {
-            Scratch s = Scratch.get();
             if (store) {
                 BulkMath.INSTANCE.storePanel(buf, at, rows, cols, segment, off, colStride, s.laneIndex);
             } else {
@@ -441,19 +443,42 @@ public final class StridedView {
             }
             return;
         }
-        float[] column = Scratch.get().column;
-        for (int j = 0; j < cols; j++, off += colStride) {
-            if (store) {
-                for (int i = 0; i < rows; i++) {
-                    column[i] = buf[at + i * cols + j];
-                }
-                storeRun(off, es, column, 0, rows);
-            } else {
-                loadRun(off, es, column, 0, rows);
-                for (int i = 0; i < rows; i++) {
-                    buf[at + i * cols + j] = column[i];
+        if (dtype == DType.BF16 && store) {
+            BulkMath.INSTANCE.storeBf16Panel(buf, at, rows, cols, segment, off, colStride, s.laneIndex);
+            return;
+        }
+        if (cols > s.panel.length) { // not one row fits (a GroupNorm row of a group): rows as strided runs
+            for (int i = 0; i < rows; i++) {
+                if (store) {
+                    storeRun(off + i * es, colStride, buf, at + i * cols, cols);
+                } else {
+                    loadRun(off + i * es, colStride, buf, at + i * cols, cols);
                 }
             }
+            return;
+        }
+        int step = s.panel.length / cols;
+        for (int r = 0; r < rows; r += step) {
+            panelThroughColumns(off + r * es, Math.min(step, rows - r), cols, colStride, buf, at + r * cols, store, s);
+        }
+    }
+
+    /** {@link #transposePanel} of a 16-bit or wider panel of at most {@code Scratch.panel}'s size. */
+    private void panelThroughColumns(long off, int rows, int cols, long colStride, float[] buf, int at, boolean store,
+            Scratch s) {
+        float[] columns = s.panel;
+        if (dtype == DType.BF16) {
+            BulkMath.INSTANCE.loadBf16Panel(segment, off, colStride, buf, at, rows, cols, columns, s.laneIndex);
+        } else if (store) {
+            BulkMath.INSTANCE.transpose(buf, at, rows, cols, columns, 0, s.laneIndex);
+            for (int j = 0; j < cols; j++, off += colStride) {
+                storeRun(off, es, columns, j * rows, rows);
+            }
+        } else {
+            for (int j = 0; j < cols; j++, off += colStride) {
+                loadRun(off, es, columns, j * rows, rows);
+            }
+            BulkMath.INSTANCE.transpose(columns, 0, cols, rows, buf, at, s.laneIndex);
         }
     }
 

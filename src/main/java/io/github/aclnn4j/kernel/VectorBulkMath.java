@@ -808,18 +808,76 @@ final class VectorBulkMath implements BulkMath {
                 columns[j * rows + i] = seg.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i);
             }
         }
+        transpose(columns, 0, cols, rows, buf, at, lanes);
+    }
+
+    /**
+     * Each memory column gathered from the rows as in {@link #storePanel}, rounded to BFLOAT16 and
+     * narrowed in the registers, and stored as one vector of shorts.
+     */
+    @Override
+    public void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
+            int[] lanes) {
+        int n = F.length();
+        int full = rows - rows % n;
         for (int k = 0; k < n; k++) {
-            lanes[k] = k * rows;
+            lanes[k] = k * cols;
         }
-        int fullCols = cols - cols % n;
-        for (int i = 0; i < rows; i++) {
-            int row = at + i * cols;
-            int j = 0;
-            for (; j < fullCols; j += n) {
-                FloatVector.fromArray(F, columns, j * rows + i, lanes, 0).intoArray(buf, row + j);
+        for (int j = 0; j < cols; j++, off += colStride) {
+            int i = 0;
+            for (; i < full; i += n) {
+                IntVector bits = FloatVector.fromArray(F, buf, at + i * cols + j, lanes, 0).reinterpretAsInts();
+                IntVector rounded = bits.add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .lanewise(VectorOperators.LSHR, 16);
+                VectorMask<Integer> nan = bits.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000);
+                ((ShortVector) rounded.blend(0x7FC0, nan).convertShape(VectorOperators.I2S, S, 0))
+                        .intoMemorySegment(seg, off + 2L * i, VectorLanes.ORDER);
             }
-            for (; j < cols; j++) {
-                buf[row + j] = columns[j * rows + i];
+            for (; i < rows; i++) {
+                seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i, HalfFloats.toBf16(buf[at + i * cols + j]));
+            }
+        }
+    }
+
+    /**
+     * Each memory column widened into {@code columns} a vector at a time (BFLOAT16 is a float's high
+     * half), then the rows transposed out of them.
+     */
+    @Override
+    public void loadBf16Panel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
+            float[] columns, int[] lanes) {
+        int n = F.length();
+        int full = rows - rows % n;
+        for (int j = 0; j < cols; j++, off += colStride) {
+            int i = 0;
+            for (; i < full; i += n) {
+                ((IntVector) ShortVector.fromMemorySegment(S, seg, off + 2L * i, VectorLanes.ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                        .reinterpretAsFloats().intoArray(columns, j * rows + i);
+            }
+            for (; i < rows; i++) {
+                columns[j * rows + i] = HalfFloats.fromBf16(seg.get(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i));
+            }
+        }
+        transpose(columns, 0, cols, rows, buf, at, lanes);
+    }
+
+    /** Each row of {@code dst} gathered from a column of {@code src}, {@link #F}'s lanes at a time. */
+    @Override
+    public void transpose(float[] src, int srcAt, int srcRows, int srcCols, float[] dst, int dstAt, int[] lanes) {
+        int n = F.length();
+        for (int k = 0; k < n; k++) {
+            lanes[k] = k * srcCols;
+        }
+        int full = srcRows - srcRows % n;
+        for (int c = 0; c < srcCols; c++) {
+            int row = dstAt + c * srcRows;
+            int r = 0;
+            for (; r < full; r += n) {
+                FloatVector.fromArray(F, src, srcAt + r * srcCols + c, lanes, 0).intoArray(dst, row + r);
+            }
+            for (; r < srcRows; r++) {
+                dst[row + r] = src[srcAt + r * srcCols + c];
             }
         }
     }

@@ -284,6 +284,63 @@ class BulkMathAgreementTest {
     }
 
     /**
+     * BFLOAT16 panels as FLOAT ones: each element rounded as {@code HalfFloats.toBf16} rounds it (NaN,
+     * ties, subnormals, overflow to infinity among the values) at its memory column, the gaps between
+     * columns untouched, and loading gives the rounded rows back.
+     */
+    @ParameterizedTest(name = "{0} rows of {1}")
+    @MethodSource("panelShapes")
+    void bf16PanelsRoundEveryElementIntoItsPlace(int rows, int cols) {
+        SplittableRandom r = new SplittableRandom(11L * rows + cols);
+        int at = 5;
+        float[] buf = values(r, at + rows * cols);
+        for (int i = at; i < buf.length; i += 7) { // ties, which round to even, and a value that rounds to infinity
+            buf[i] = Float.intBitsToFloat(0x3F808000 | (i & 1) << 16);
+        }
+        buf[buf.length - 1] = Float.MAX_VALUE;
+        long colStride = 2L * (rows + 3);
+        for (BulkMath math : new BulkMath[] {BulkMath.INSTANCE, SCALAR}) {
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment seg = arena.allocate(6 + colStride * cols);
+                seg.fill((byte) 0x7E);
+                math.storeBf16Panel(buf, at, rows, cols, seg, 6, colStride, new int[64]);
+                float[] rounded = new float[at + rows * cols];
+                for (int j = 0; j < cols; j++) {
+                    for (int i = 0; i < rows + 3; i++) {
+                        short raw = seg.get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, 6 + j * colStride + 2L * i);
+                        short expected = i < rows ? io.github.aclnn4j.tensor.HalfFloats.toBf16(buf[at + i * cols + j])
+                                : (short) 0x7E7E;
+                        org.junit.jupiter.api.Assertions.assertEquals(expected, raw,
+                                math.name() + ": column " + j + " row " + i);
+                        if (i < rows) {
+                            rounded[at + i * cols + j] = io.github.aclnn4j.tensor.HalfFloats.fromBf16(raw);
+                        }
+                    }
+                }
+                float[] back = new float[at + rows * cols];
+                math.loadBf16Panel(seg, 6, colStride, back, at, rows, cols, new float[rows * cols], new int[64]);
+                assertArrayEquals(rounded, back, math.name() + ": load");
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0} rows of {1}")
+    @MethodSource("panelShapes")
+    void transposeMovesEveryElement(int rows, int cols) {
+        float[] src = values(new SplittableRandom(rows - 3L * cols), 2 + rows * cols);
+        for (BulkMath math : new BulkMath[] {BulkMath.INSTANCE, SCALAR}) {
+            float[] dst = new float[1 + rows * cols];
+            math.transpose(src, 2, rows, cols, dst, 1, new int[64]);
+            for (int i = 0; i < rows; i++) {
+                for (int j = 0; j < cols; j++) {
+                    org.junit.jupiter.api.Assertions.assertEquals(Float.floatToRawIntBits(src[2 + i * cols + j]),
+                            Float.floatToRawIntBits(dst[1 + j * rows + i]), math.name() + ": " + i + ", " + j);
+                }
+            }
+        }
+    }
+
+    /**
      * Every other float, in every implementation, loaded and stored: the even ones of the memory,
      * the odd ones never written, NaN payloads and signed zeros kept, at odd offsets, with the last element the segment's last float (its pair's
      * second half lies outside) and on a heap segment as well as a native one.
