@@ -18,9 +18,10 @@
  *     all operands at once: {@link io.github.aclnn4j.kernel.Tiling} walks an element-wise call in
  *     the memory order of its first operand that is not broadcast (so operands that all lie
  *     transposed or channels-last are dense and take the direct loops), and cuts it into tiles of
- *     16 rows × 256 where layouts still disagree; {@code StridedView} moves an operand whose
- *     second-innermost dimension is the contiguous one through transposing panels, each memory
- *     column one vector gathered from the rows ({@link io.github.aclnn4j.kernel.BulkMath#storePanel});
+ *     one block, each memory column a cache line (16 rows × 256 FLOAT, 32 × 128 16-bit), where
+ *     layouts still disagree; {@code StridedView} moves an operand whose second-innermost
+ *     dimension is the contiguous one through transposing panels, each memory column a vector
+ *     gathered from the rows ({@link io.github.aclnn4j.kernel.BulkMath#storePanel});
  *     GroupNorm and its backward read NHWC memory a sample at a time as rows of C channels
  *     ({@code GroupNormChannelsLastKernel}, {@code GroupNormBackwardChannelsLastKernel}), with
  *     per-channel sums vectorised across channels.</li>
