@@ -48,7 +48,7 @@ final class Gathers {
     }
 
     /** The first line of {@code file} that starts with {@code prefix}, or null (none, or not readable). */
-    private static String firstLine(Path file, String prefix) {
+    static String firstLine(Path file, String prefix) {
         try (Stream<String> lines = Files.lines(file)) {
             return lines.filter(line -> line.startsWith(prefix)).findFirst().map(String::strip).orElse(null);
         } catch (IOException | RuntimeException e) {

@@ -76,12 +76,24 @@ final class VectorBulkMath implements BulkMath {
     private static final float SQRT2 = Fp32Math.SQRT2;
     private static final float SQRT_HALF = Fp32Math.SQRT_HALF;
 
-    /** Refuses a processor without 256-bit vectors, whose sums could not keep {@link SumOrder} fast. */
+    /** Whether {@link #storeEveryOther} stores under {@link #EVEN_LANES}. */
+    private final boolean maskedStores;
+
+    /**
+     * Refuses a processor without 256-bit vectors, whose sums could not keep {@link SumOrder} fast;
+     * masked stores where {@link MaskedStores} finds them fast.
+     */
     VectorBulkMath() {
+        this(MaskedStores.fast(PAIRS.vectorBitSize()));
+    }
+
+    /** As the processor would have it, but with masked stores or not as given (tests take both ways). */
+    VectorBulkMath(boolean maskedStores) {
         if (VectorShape.preferredShape().vectorBitSize() < 256) {
             throw new UnsupportedOperationException("vectors of " + VectorShape.preferredShape().vectorBitSize()
                     + " bits: the plain-Java kernels are used");
         }
+        this.maskedStores = maskedStores;
     }
 
     @Override
@@ -768,10 +780,11 @@ final class VectorBulkMath implements BulkMath {
      * Each float widened to a long's low half, and the vector stored under a mask of its even
      * lanes, which leaves the floats between untouched (another view's elements, maybe another
      * thread's). The last element is stored alone, as a whole vector past it may leave the segment.
+     * Where masked stores are slow ({@link MaskedStores}), element stores instead.
      */
     @Override
     public void storeEveryOther(float[] src, int at, int n, MemorySegment seg, long off) {
-        if (VectorLanes.ORDER != java.nio.ByteOrder.LITTLE_ENDIAN) {
+        if (!maskedStores || VectorLanes.ORDER != java.nio.ByteOrder.LITTLE_ENDIAN) {
             BulkMath.super.storeEveryOther(src, at, n, seg, off);
             return;
         }

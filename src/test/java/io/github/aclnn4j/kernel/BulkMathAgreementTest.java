@@ -341,7 +341,8 @@ class BulkMathAgreementTest {
     }
 
     /**
-     * Every other float, in every implementation, loaded and stored: the even ones of the memory,
+     * Every other float, in every implementation (the Vector API's with masked stores and without),
+     * loaded and stored: the even ones of the memory,
      * the odd ones never written, NaN payloads and signed zeros kept, at odd offsets, with the last element the segment's last float (its pair's
      * second half lies outside) and on a heap segment as well as a native one.
      */
@@ -351,7 +352,7 @@ class BulkMathAgreementTest {
         SplittableRandom r = new SplittableRandom(n);
         float[] memory = values(r, 2 * n + 1);
         memory[0] = Float.intBitsToFloat(0x7FC01234); // a NaN with a payload
-        for (BulkMath math : new BulkMath[] {BulkMath.INSTANCE, SCALAR}) {
+        for (BulkMath math : withBothStores()) {
             try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
                 // n even floats from byte 4, the last one ending the segment
                 java.lang.foreign.MemorySegment nativeSeg = arena.allocate(4 + 4L * Math.max(0, 2 * n - 1));
@@ -377,6 +378,13 @@ class BulkMathAgreementTest {
                 }
             }
         }
+    }
+
+    /** The implementation in use and plain Java; on the Vector API, with masked stores and without. */
+    private static BulkMath[] withBothStores() {
+        return BulkMath.INSTANCE instanceof VectorBulkMath
+                ? new BulkMath[] {new VectorBulkMath(true), new VectorBulkMath(false), SCALAR}
+                : new BulkMath[] {BulkMath.INSTANCE, SCALAR};
     }
 
     private static float[] values(SplittableRandom r, int n) {
