@@ -71,7 +71,7 @@ public final class BceKernel implements Parallel.Tasks {
             w = s.c;
             weight.gather(start, w, len);
         }
-        double sum = BulkMath.INSTANCE.binaryCrossEntropy(x, y, w, len);
+        double sum = BulkMath.current().binaryCrossEntropy(x, y, w, len);
         if (reduction == 0) {
             if (rounding != null) {
                 for (int i = 0; i < len; i++) {

@@ -40,7 +40,8 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks {
         this.scale = scale;
         this.out = out;
         DType f = DType.FLOAT;
-        direct = DirectOperands.supported(f) && DirectOperands.dense(self, f) && DirectOperands.dense(target, f)
+        direct = DirectOperands.supported(f, self.numel()) && DirectOperands.dense(self, f)
+                && DirectOperands.dense(target, f)
                 && DirectOperands.dense(out, f) && DirectOperands.denseOrRepeating(grad, f)
                 && DirectOperands.denseOrRepeating(weight, f) && DirectOperands.denseOrRepeating(posWeight, f);
     }
@@ -78,7 +79,7 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks {
         grad.gather(start, g, len);
         float[] w = optional(weight, start, len, s.d, s.ones);
         float[] pw = optional(posWeight, start, len, s.e, s.ones);
-        BulkMath.INSTANCE.bceWithLogitsBackward(x, y, g, w, pw, scale, len);
+        BulkMath.current().bceWithLogitsBackward(x, y, g, w, pw, scale, len);
         out.scatter(start, x, len);
     }
 

@@ -60,7 +60,7 @@ public final class BceWithLogitsKernel implements Parallel.Tasks {
                                 && DirectOperands.denseOrRepeating(posWeight, compute)
                         : DirectOperands.absentOrUniform(weight, compute)
                                 && DirectOperands.absentOrUniform(posWeight, compute));
-        direct = directLayout && DirectOperands.supported(compute);
+        direct = directLayout && DirectOperands.supported(compute, self.numel());
     }
 
     /** Workspace bytes for a reduction over {@code numel} elements: one double per block. */
@@ -107,7 +107,7 @@ public final class BceWithLogitsKernel implements Parallel.Tasks {
         float[] pw = weightRow(posWeight, start, len, compute, s.d, s);
         self.gather(start, x, len);
         target.gather(start, y, len);
-        double sum = BulkMath.INSTANCE.bceWithLogits(x, y, w, pw, len);
+        double sum = BulkMath.current().bceWithLogits(x, y, w, pw, len);
         if (store) {
             out.scatter(start, x, len);
         }
@@ -131,8 +131,8 @@ public final class BceWithLogitsKernel implements Parallel.Tasks {
                 a[i] = HalfFloats.roundTo(dtype, a[i]);
             }
         } else if (dtype == DType.BF16) {
-            BulkMath.INSTANCE.floatToBf16(a, 0, bits, n);
-            BulkMath.INSTANCE.bf16ToFloat(bits, a, 0, n);
+            BulkMath.current().floatToBf16(a, 0, bits, n);
+            BulkMath.current().bf16ToFloat(bits, a, 0, n);
         }
     }
 

@@ -6,15 +6,32 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The inner loops that the JIT does not vectorize by itself, over rows of one block: BFLOAT16
- * conversions, the BCE-with-logits loss and paired sums. Two implementations, chosen once at start-
- * up as Lucene does: the Vector API ({@code jdk.incubator.vector}) when that module is present
- * (run with {@code --add-modules jdk.incubator.vector}), plain Java otherwise or when
- * {@code -Daclnn4j.vector=false}. Each is deterministic; they may differ from each other in the last
- * bits of transcendental results and of sums.
+ * conversions, the BCE-with-logits loss and paired sums. Two implementations, as Lucene has: the
+ * Vector API ({@code jdk.incubator.vector}) when that module is present (run with
+ * {@code --add-modules jdk.incubator.vector}), plain Java otherwise or when
+ * {@code -Daclnn4j.vector=false}; kernels ask {@link #current()}, which is plain Java for a small
+ * call while {@link Warmup} finds the Vector API's loops cold. Each is deterministic, and they give
+ * the same bits wherever a call may take either.
  */
 public interface BulkMath {
-    /** The implementation in use. */
-    BulkMath INSTANCE = Loader.load();
+    /** The plain-Java implementation. */
+    BulkMath PLAIN = new ScalarBulkMath();
+
+    /**
+     * The fastest implementation here: the Vector API's when present, else {@link #PLAIN}. Loaded
+     * on first use (the Vector API's classes take tens of milliseconds to initialize).
+     */
+    static BulkMath fastest() {
+        return Loader.FASTEST;
+    }
+
+    /**
+     * The implementation a call should use now: plain Java while {@link Warmup} finds the Vector
+     * API's loops cold, then {@link #fastest()}. Both give the same bits.
+     */
+    static BulkMath current() {
+        return Warmup.cold() ? PLAIN : Loader.FASTEST;
+    }
 
     /** A short name for reports: {@code vector-} and the vector bits ({@code vector-256}), or {@code scalar}. */
     String name();
@@ -229,16 +246,17 @@ public interface BulkMath {
     final class Loader {
         private Loader() {}
 
-        static BulkMath load() {
-            if (!Boolean.parseBoolean(System.getProperty("aclnn4j.vector", "true"))
-                    || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-                return new ScalarBulkMath();
+        static final BulkMath FASTEST = load();
+
+        private static BulkMath load() {
+            if (!Warmup.vectorsWanted()) {
+                return PLAIN;
             }
             try {
                 return (BulkMath) Class.forName("io.github.aclnn4j.kernel.VectorBulkMath")
                         .getDeclaredConstructor().newInstance();
             } catch (ReflectiveOperationException | LinkageError e) {
-                return new ScalarBulkMath();
+                return PLAIN;
             }
         }
     }

@@ -16,7 +16,10 @@ import java.lang.foreign.MemorySegment;
  * last bits, and GroupNorm's 16-bit sums run partly in fp32 (see {@link #groupSums}).
  *
  * <p>Only the Vector API implementation exists: {@link #INSTANCE} is null without
- * {@code jdk.incubator.vector} or with {@code -Daclnn4j.vector=false}, and kernels then use rows.
+ * {@code jdk.incubator.vector} or with {@code -Daclnn4j.vector=false}, and kernels then use rows,
+ * as a small call does while {@link Warmup} finds these loops cold
+ * ({@link DirectOperands#supported}). Loaded on first use: a call that never needs it (a small
+ * one, cold) does not initialize the Vector API.
  */
 public interface DirectMath {
     /** The implementation in use, or null. */
@@ -134,7 +137,7 @@ public interface DirectMath {
         private Loader() {}
 
         static DirectMath load() {
-            if (!(BulkMath.INSTANCE.getClass().getSimpleName().equals("VectorBulkMath"))) {
+            if (!(BulkMath.fastest().getClass().getSimpleName().equals("VectorBulkMath"))) {
                 return null;
             }
             try {

@@ -19,8 +19,20 @@ final class DirectOperands {
         return DirectMath.INSTANCE;
     }
 
-    /** Whether direct loops exist for {@code dtype}. */
-    static boolean supported(DType dtype) {
+    /**
+     * Whether a call of {@code elements} planned now should take the direct loops for {@code dtype}:
+     * they exist for it, and the call is large or {@link Warmup} finds them compiled (before that,
+     * rows in plain Java give the same bits).
+     */
+    static boolean supported(DType dtype, long elements) {
+        return !Warmup.cold(elements) && supportedFromTheStart(dtype); // cold first: DirectMath not yet loaded
+    }
+
+    /**
+     * Whether direct loops exist for {@code dtype}, cold or not: for kernels whose direct loops add
+     * a sum in an order of their own, which must not depend on when a call is planned.
+     */
+    static boolean supportedFromTheStart(DType dtype) {
         return DirectMath.INSTANCE != null && DirectMath.INSTANCE.supports(dtype);
     }
 

@@ -78,7 +78,7 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
             int rows = (int) Math.min(rowsPerChunk, hxw - p);
             dy.gather(first + p * c, dyRows, rows * c);
             x.gather(first + p * c, xRows, rows * c);
-            BulkMath.INSTANCE.addChannelRows(dyRows, xRows, rows, c, sums, dots);
+            BulkMath.current().addChannelRows(dyRows, xRows, rows, c, sums, dots);
         }
         double[] pairs = s.sums(2 * c);
         for (int ch = 0; ch < c; ch++) {
@@ -111,7 +111,7 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
                     dy.gather(first + p * c, dyRows, rows * c);
                     x.gather(first + p * c, xRows, rows * c);
                 }
-                BulkMath.INSTANCE.affineChannelPairs(dyRows, xRows, rows, c, ca, cb, bias);
+                BulkMath.current().affineChannelPairs(dyRows, xRows, rows, c, ca, cb, bias);
                 gradInput.scatter(first + p * c, dyRows, rows * c);
             }
         }

@@ -54,7 +54,9 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         this.gradGamma = gradGamma;
         this.gradBeta = gradBeta;
         DType dt = dy.dtype();
-        direct = DirectOperands.supported(dt) && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
+        // the 16-bit direct loops add in fp32 chunks of their own: planned the same way warm or cold
+        direct = (dt == DType.FLOAT ? DirectOperands.supported(dt, dy.numel()) : DirectOperands.supportedFromTheStart(dt))
+                && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
                 && (gradInput == null || DirectOperands.dense(gradInput, dt));
     }
 
@@ -167,7 +169,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         dy.gather(firstRow * hxw, a, len);
         x.gather(firstRow * hxw, b, len);
         double[] sums = s.sums(2 * rows);
-        BulkMath.INSTANCE.sumAndDotRows(a, b, rows, row, sums);
+        BulkMath.current().sumAndDotRows(a, b, rows, row, sums);
         MemorySegment.copy(sums, 0, workspace, F64, 16 * firstRow, 2 * rows);
         if (gradInput == null) {
             return;
@@ -179,13 +181,13 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
             for (int r = 0; r < rows; r++) {
                 cdy[r] = (float) (coef[0] * (gammas == null ? 1 : gammas[r]));
             }
-            BulkMath.INSTANCE.groupNormUpdateRows(a, b, rows, row, cdy, (float) coef[1], mu, (float) coef[3]);
+            BulkMath.fastest().groupNormUpdateRows(a, b, rows, row, cdy, (float) coef[1], mu, (float) coef[3]);
         } else {
             double[] cdy = s.rowScales(rows);
             for (int r = 0; r < rows; r++) {
                 cdy[r] = coef[0] * (gammas == null ? 1 : gammas[r]);
             }
-            BulkMath.INSTANCE.affineRows(a, b, rows, row, cdy, coef[1], coef[2]);
+            BulkMath.current().affineRows(a, b, rows, row, cdy, coef[1], coef[2]);
         }
         gradInput.scatter(firstRow * hxw, a, len);
     }
@@ -296,7 +298,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
             long start = row * hxw + done;
             dy.gather(start, s.a, len);
             x.gather(start, s.b, len);
-            BulkMath.INSTANCE.sumAndDot(s.a, s.b, 0, len, sums);
+            BulkMath.current().sumAndDot(s.a, s.b, 0, len, sums);
             sdy += sums[0];
             sdyx += sums[1];
         }
@@ -320,9 +322,9 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
             dy.gather(start, s.a, len);
             x.gather(start, s.b, len);
             if (half) {
-                BulkMath.INSTANCE.groupNormUpdate(s.a, s.b, 0, len, (float) coefDy, (float) coefX, mean, (float) k);
+                BulkMath.fastest().groupNormUpdate(s.a, s.b, 0, len, (float) coefDy, (float) coefX, mean, (float) k);
             } else {
-                BulkMath.INSTANCE.affine(s.a, s.b, 0, len, coefDy, coefX, bias);
+                BulkMath.current().affine(s.a, s.b, 0, len, coefDy, coefX, bias);
             }
             gradInput.scatter(start, s.a, len);
         }

@@ -75,7 +75,7 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
             if (!cached) {
                 self.gather(first + p * channels, rows, n * channels);
             }
-            BulkMath.INSTANCE.addChannelRows(rows, null, n, channels, sums, null);
+            BulkMath.current().addChannelRows(rows, null, n, channels, sums, null);
         }
         forEachGroup(sums, count, groupMeans);
 
@@ -85,7 +85,7 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
             if (!cached) {
                 self.gather(first + p * channels, rows, n * channels);
             }
-            BulkMath.INSTANCE.addChannelSquaredDeviations(rows, n, channels, groupMeans, sums);
+            BulkMath.current().addChannelSquaredDeviations(rows, n, channels, groupMeans, sums);
         }
         double[] variances = perChannel[2];
         forEachGroup(sums, count, variances);
@@ -110,7 +110,7 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
             if (!cached) {
                 self.gather(first + p * channels, rows, n * channels);
             }
-            BulkMath.INSTANCE.affineChannelRows(rows, n, channels, k, bias);
+            BulkMath.current().affineChannelRows(rows, n, channels, k, bias);
             out.scatter(first + p * channels, rows, n * channels);
         }
     }

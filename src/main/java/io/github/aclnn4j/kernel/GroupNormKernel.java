@@ -46,7 +46,7 @@ public final class GroupNormKernel implements Parallel.Tasks {
         this.out = out;
         this.mean = mean;
         this.rstd = rstd;
-        direct = DirectOperands.supported(DType.FLOAT) && DirectOperands.dense(self, DType.FLOAT)
+        direct = DirectOperands.supported(DType.FLOAT, self.numel()) && DirectOperands.dense(self, DType.FLOAT)
                 && DirectOperands.dense(out, DType.FLOAT);
     }
 
@@ -74,7 +74,7 @@ public final class GroupNormKernel implements Parallel.Tasks {
                 total = sum(x, 0, (int) count, s.sums(2));
             }
             double m = total / count;
-            double r = rstd(BulkMath.INSTANCE.squaredDeviations(x, 0, (int) count, m), count);
+            double r = rstd(BulkMath.current().squaredDeviations(x, 0, (int) count, m), count);
             store(task, m, r);
             double[] kb = groupCoefficients(task, m, r, (int) perGroup);
             if (direct) {
@@ -85,7 +85,7 @@ public final class GroupNormKernel implements Parallel.Tasks {
                 return;
             }
             for (int row = 0; row < perGroup; row++) {
-                BulkMath.INSTANCE.affine(x, x, row * (int) hxw, (row + 1) * (int) hxw, kb[2 * row], 0,
+                BulkMath.current().affine(x, x, row * (int) hxw, (row + 1) * (int) hxw, kb[2 * row], 0,
                         kb[2 * row + 1]);
             }
             out.scatter(first, x, (int) count);
@@ -103,7 +103,7 @@ public final class GroupNormKernel implements Parallel.Tasks {
         for (long at = 0; at < count; at += x.length) {
             int len = (int) Math.min(x.length, count - at);
             self.gather(first + at, x, len);
-            squares += BulkMath.INSTANCE.squaredDeviations(x, 0, len, m);
+            squares += BulkMath.current().squaredDeviations(x, 0, len, m);
         }
         double r = rstd(squares, count);
         store(task, m, r);
@@ -113,7 +113,7 @@ public final class GroupNormKernel implements Parallel.Tasks {
             for (long at = 0; at < hxw; at += x.length) {
                 int len = (int) Math.min(x.length, hxw - at);
                 self.gather(rowStart + at, x, len);
-                BulkMath.INSTANCE.affine(x, x, 0, len, kb[2 * c], 0, kb[2 * c + 1]);
+                BulkMath.current().affine(x, x, 0, len, kb[2 * c], 0, kb[2 * c + 1]);
                 out.scatter(rowStart + at, x, len);
             }
         }
@@ -126,7 +126,7 @@ public final class GroupNormKernel implements Parallel.Tasks {
     private static final long CACHED_GROUP = 1 << 16;
 
     private static double sum(float[] x, int from, int to, double[] pair) {
-        BulkMath.INSTANCE.sumAndDot(x, x, from, to, pair);
+        BulkMath.current().sumAndDot(x, x, from, to, pair);
         return pair[0];
     }
 

@@ -55,7 +55,9 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
         DType dt = gradInput.dtype();
         denseRows = DirectOperands.dense(self, dt) && DirectOperands.dense(grad, dt)
                 && DirectOperands.dense(gradInput, dt);
-        direct = denseRows && DirectOperands.supported(dt);
+        // the 16-bit direct loops add gradWeight in fp32 chunks of their own: planned the same way warm or cold
+        direct = denseRows && (dt == DType.FLOAT ? DirectOperands.supported(dt, gradInput.numel())
+                : DirectOperands.supportedFromTheStart(dt));
     }
 
     /**
@@ -190,7 +192,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
                 long row = (at + i) / inner;
                 int segmentEnd = (int) Math.min(len, (row + 1) * inner - at);
                 int k = shared ? 0 : (int) (row % layout.channels);
-                acc[k] += BulkMath.INSTANCE.preluRow(x, g, i, segmentEnd, w[k]);
+                acc[k] += BulkMath.current().preluRow(x, g, i, segmentEnd, w[k]);
                 i = segmentEnd;
             }
             gradInput.scatter(at, x, len);
@@ -204,18 +206,18 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
      */
     private void channelsInnermost(float[] x, float[] g, int len, int c, float[] w, double[] acc) {
         if (layout.weights == 1) {
-            acc[0] += BulkMath.INSTANCE.preluRow(x, g, 0, len, w[0]);
+            acc[0] += BulkMath.current().preluRow(x, g, 0, len, w[0]);
             return;
         }
         int channels = (int) layout.channels;
         int i = 0;
         for (; c != 0 && i < len; i++, c = c + 1 == channels ? 0 : c + 1) { // the rest of a row begun before
-            acc[c] += BulkMath.INSTANCE.preluRow(x, g, i, i + 1, w[c]);
+            acc[c] += BulkMath.current().preluRow(x, g, i, i + 1, w[c]);
         }
         int rows = i + (len - i) / channels * channels;
-        BulkMath.INSTANCE.preluChannelRows(x, g, i, rows, w, channels, acc);
+        BulkMath.current().preluChannelRows(x, g, i, rows, w, channels, acc);
         for (c = 0, i = rows; i < len; i++, c++) { // a row that goes on in the next block
-            acc[c] += BulkMath.INSTANCE.preluRow(x, g, i, i + 1, w[c]);
+            acc[c] += BulkMath.current().preluRow(x, g, i, i + 1, w[c]);
         }
     }
 
@@ -240,7 +242,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
         Scratch s = Scratch.get();
         self.gather(start, s.a, len);
         grad.gather(start, s.b, len);
-        double sum = BulkMath.INSTANCE.preluRow(s.a, s.b, 0, len, wk);
+        double sum = BulkMath.current().preluRow(s.a, s.b, 0, len, wk);
         gradInput.scatter(start, s.a, len);
         return sum;
     }

@@ -60,7 +60,8 @@ public final class PreluKernel implements Parallel.Tasks {
         this.run = constantRun(weight);
         this.rounding = promoted != DType.FLOAT && promoted != out.dtype() ? promoted : null;
         DType dt = out.dtype();
-        boolean dense = DirectOperands.supported(dt) && DirectOperands.dense(self, dt) && DirectOperands.dense(out, dt);
+        boolean dense = DirectOperands.supported(dt, self.numel()) && DirectOperands.dense(self, dt)
+                && DirectOperands.dense(out, dt);
         direct = rounding == null && run >= MIN_DIRECT_RUN && dense;
         long row = weight.repeatedRunLength();
         if (run < MIN_SCALAR_RUN && row > 0 && row <= Blocks.SIZE) {
@@ -123,14 +124,14 @@ public final class PreluKernel implements Parallel.Tasks {
             for (int i = 0; i < len; ) {
                 long at = start + i;
                 int end = (int) Math.min(len, (at / run + 1) * run - start);
-                BulkMath.INSTANCE.prelu(x, i, end, weight.get(at));
+                BulkMath.current().prelu(x, i, end, weight.get(at));
                 i = end;
             }
         } else if (pattern != null) {
-            BulkMath.INSTANCE.preluWeighted(x, slice(phase, len, s.b), 0, len);
+            BulkMath.current().preluWeighted(x, slice(phase, len, s.b), 0, len);
         } else {
             weight.gather(start, s.b, len);
-            BulkMath.INSTANCE.preluWeighted(x, s.b, 0, len);
+            BulkMath.current().preluWeighted(x, s.b, 0, len);
         }
         if (rounding != null) {
             for (int i = 0; i < len; i++) {
@@ -166,7 +167,7 @@ public final class PreluKernel implements Parallel.Tasks {
             if (done < n) {
                 float[] x = Scratch.get().a;
                 self.gather(at + done, x, n - done);
-                BulkMath.INSTANCE.prelu(x, 0, n - done, w);
+                BulkMath.current().prelu(x, 0, n - done, w);
                 out.scatter(at + done, x, n - done);
             }
             at = runEnd;

@@ -48,7 +48,7 @@ final class SoftplusTable {
             float v = bf16 ? Float.intBitsToFloat(bits << 16) : Float.float16ToFloat((short) bits);
             x[bits] = Math.min(v, 104f);
         }
-        BulkMath.INSTANCE.bceWithLogits(x, ones, ones, ones, SIZE);
+        BulkMath.fastest().bceWithLogits(x, ones, ones, ones, SIZE);
         return x;
     }
 }

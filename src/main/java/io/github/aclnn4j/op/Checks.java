@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.kernel.Tiling;
+import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Failure;
 import io.github.aclnn4j.runtime.MemoryBlock;
 import io.github.aclnn4j.runtime.SocProfile;
@@ -320,7 +321,12 @@ final class Checks {
             implements Plan {
         @Override
         public void run(MemorySegment workspace) {
-            body.run(workspace);
+            boolean plain = Warmup.begin(elements); // plain Java while a small call's loops are cold
+            try {
+                body.run(workspace);
+            } finally {
+                Warmup.end(plain);
+            }
         }
     }
 }

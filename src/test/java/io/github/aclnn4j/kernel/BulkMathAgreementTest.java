@@ -34,10 +34,10 @@ class BulkMathAgreementTest {
         float[] xScalar = x.clone();
         double[] acc = new double[channels];
         double[] accScalar = new double[channels];
-        BulkMath.INSTANCE.preluChannelRows(x, g, 0, n, w, channels, acc);
+        BulkMath.fastest().preluChannelRows(x, g, 0, n, w, channels, acc);
         SCALAR.preluChannelRows(xScalar, g, 0, n, w, channels, accScalar);
-        assertArrayEquals(xScalar, x, BulkMath.INSTANCE.name() + ": gradInput");
-        assertArrayEquals(accScalar, acc, BulkMath.INSTANCE.name() + ": channel sums");
+        assertArrayEquals(xScalar, x, BulkMath.fastest().name() + ": gradInput");
+        assertArrayEquals(accScalar, acc, BulkMath.fastest().name() + ": channel sums");
     }
 
     @ParameterizedTest(name = "{0} channels")
@@ -50,15 +50,15 @@ class BulkMathAgreementTest {
         float[] w = values(r, channels);
         float[] single = x.clone();
         float[] singleScalar = x.clone();
-        BulkMath.INSTANCE.prelu(single, 1, n - 1, w[0]);
+        BulkMath.fastest().prelu(single, 1, n - 1, w[0]);
         SCALAR.prelu(singleScalar, 1, n - 1, w[0]);
-        assertArrayEquals(singleScalar, single, BulkMath.INSTANCE.name() + ": one weight");
+        assertArrayEquals(singleScalar, single, BulkMath.fastest().name() + ": one weight");
         float[] weights = values(r, n);
         float[] each = x.clone();
         float[] eachScalar = x.clone();
-        BulkMath.INSTANCE.preluWeighted(each, weights, 1, n);
+        BulkMath.fastest().preluWeighted(each, weights, 1, n);
         SCALAR.preluWeighted(eachScalar, weights, 1, n);
-        assertArrayEquals(eachScalar, each, BulkMath.INSTANCE.name() + ": a weight per element");
+        assertArrayEquals(eachScalar, each, BulkMath.fastest().name() + ": a weight per element");
     }
 
     /**
@@ -85,9 +85,9 @@ class BulkMathAgreementTest {
         }
         float[] vector = x.clone();
         float[] scalar = x.clone();
-        double vectorSum = BulkMath.INSTANCE.binaryCrossEntropy(vector, y, w, n);
+        double vectorSum = BulkMath.fastest().binaryCrossEntropy(vector, y, w, n);
         double scalarSum = SCALAR.binaryCrossEntropy(scalar, y, w, n);
-        assertArrayEquals(vector, scalar, BulkMath.INSTANCE.name() + " against plain Java: the losses' bits");
+        assertArrayEquals(vector, scalar, BulkMath.fastest().name() + " against plain Java: the losses' bits");
         for (int i = 0; i < n; i++) {
             double xi = x[i];
             double logX = Math.max(StrictMath.log(xi), -100);
@@ -129,14 +129,14 @@ class BulkMathAgreementTest {
         }
         float[] vector = x.clone();
         float[] scalar = x.clone();
-        BulkMath.INSTANCE.bceWithLogits(vector, y, w, pw, n);
+        BulkMath.fastest().bceWithLogits(vector, y, w, pw, n);
         SCALAR.bceWithLogits(scalar, y, w, pw, n);
-        assertArrayEquals(vector, scalar, BulkMath.INSTANCE.name() + " against plain Java: the losses' bits");
+        assertArrayEquals(vector, scalar, BulkMath.fastest().name() + " against plain Java: the losses' bits");
         vector = x.clone();
         scalar = x.clone();
-        BulkMath.INSTANCE.bceWithLogitsBackward(vector, y, g, w, pw, 0.25f, n);
+        BulkMath.fastest().bceWithLogitsBackward(vector, y, g, w, pw, 0.25f, n);
         SCALAR.bceWithLogitsBackward(scalar, y, g, w, pw, 0.25f, n);
-        assertArrayEquals(vector, scalar, BulkMath.INSTANCE.name() + " against plain Java: the gradients' bits");
+        assertArrayEquals(vector, scalar, BulkMath.fastest().name() + " against plain Java: the gradients' bits");
     }
 
     static Stream<Arguments> rowShapes() {
@@ -158,7 +158,7 @@ class BulkMathAgreementTest {
             scales[i] = r.nextGaussian();
             floatScales[i] = (float) r.nextGaussian();
         }
-        for (BulkMath math : new BulkMath[] {BulkMath.INSTANCE, SCALAR}) {
+        for (BulkMath math : new BulkMath[] {BulkMath.fastest(), SCALAR}) {
             double[] batched = new double[2 * rows];
             double[] single = new double[2 * rows];
             double[] pair = new double[2];
@@ -199,7 +199,7 @@ class BulkMathAgreementTest {
         for (int i = 1; i <= length; i++) {
             exact += (a[i] - shift) * (a[i] - shift);
         }
-        for (BulkMath math : new BulkMath[] {BulkMath.INSTANCE, SCALAR}) {
+        for (BulkMath math : new BulkMath[] {BulkMath.fastest(), SCALAR}) {
             org.junit.jupiter.api.Assertions.assertEquals(exact, math.squaredDeviations(a, 1, length + 1, shift),
                     1e-13 * exact, math.name());
         }
@@ -225,7 +225,7 @@ class BulkMathAgreementTest {
         double[][] dots = new double[2][];
         double[][] squares = new double[2][];
         float[][] updated = new float[2][];
-        BulkMath[] maths = {BulkMath.INSTANCE, SCALAR};
+        BulkMath[] maths = {BulkMath.fastest(), SCALAR};
         for (int m = 0; m < 2; m++) {
             sums[m] = new double[channels];
             dots[m] = new double[channels];
@@ -262,7 +262,7 @@ class BulkMathAgreementTest {
         int at = 3;
         float[] buf = values(r, at + rows * cols);
         long colStride = 4L * (rows + 5);
-        for (BulkMath math : new BulkMath[] {BulkMath.INSTANCE, SCALAR}) {
+        for (BulkMath math : new BulkMath[] {BulkMath.fastest(), SCALAR}) {
             try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
                 java.lang.foreign.MemorySegment seg = arena.allocate(8 + colStride * cols);
                 seg.fill((byte) 0x7F);
@@ -299,7 +299,7 @@ class BulkMathAgreementTest {
         }
         buf[buf.length - 1] = Float.MAX_VALUE;
         long colStride = 2L * (rows + 3);
-        for (BulkMath math : new BulkMath[] {BulkMath.INSTANCE, SCALAR}) {
+        for (BulkMath math : new BulkMath[] {BulkMath.fastest(), SCALAR}) {
             try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
                 java.lang.foreign.MemorySegment seg = arena.allocate(6 + colStride * cols);
                 seg.fill((byte) 0x7E);
@@ -328,7 +328,7 @@ class BulkMathAgreementTest {
     @MethodSource("panelShapes")
     void transposeMovesEveryElement(int rows, int cols) {
         float[] src = values(new SplittableRandom(rows - 3L * cols), 2 + rows * cols);
-        for (BulkMath math : new BulkMath[] {BulkMath.INSTANCE, SCALAR}) {
+        for (BulkMath math : new BulkMath[] {BulkMath.fastest(), SCALAR}) {
             float[] dst = new float[1 + rows * cols];
             math.transpose(src, 2, rows, cols, dst, 1, new int[64]);
             for (int i = 0; i < rows; i++) {
@@ -382,9 +382,9 @@ class BulkMathAgreementTest {
 
     /** The implementation in use and plain Java; on the Vector API, with masked stores and without. */
     private static BulkMath[] withBothStores() {
-        return BulkMath.INSTANCE instanceof VectorBulkMath
+        return BulkMath.fastest() instanceof VectorBulkMath
                 ? new BulkMath[] {new VectorBulkMath(true), new VectorBulkMath(false), SCALAR}
-                : new BulkMath[] {BulkMath.INSTANCE, SCALAR};
+                : new BulkMath[] {BulkMath.fastest(), SCALAR};
     }
 
     private static float[] values(SplittableRandom r, int n) {

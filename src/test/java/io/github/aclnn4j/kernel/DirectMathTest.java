@@ -153,7 +153,7 @@ class DirectMathTest {
             MemorySegment out = arena.allocate(2L * N * 4 + 64);
             double sum = math.prelu(dt, xs, 2, gs, 6, w, out, 10, N);
             float[] rows = x.clone();
-            double rowSum = BulkMath.INSTANCE.preluRow(rows, g, 0, N, w);
+            double rowSum = BulkMath.fastest().preluRow(rows, g, 0, N, w);
             assertElementwise(dt, rows, out, 10, "prelu gradInput");
             double magnitude = 0;
             for (int i = 0; i < N; i++) {
@@ -180,7 +180,7 @@ class DirectMathTest {
             math.bceWithLogitsBackward(dt, store(arena, dt, x, 4), 4, store(arena, dt, y, 8), 8, store(arena, dt, g, 12),
                     12, store(arena, dt, w, 16), 16, store(arena, dt, pw, 20), 20, 0.75f, out, 24, N);
             float[] rows = x.clone();
-            BulkMath.INSTANCE.bceWithLogitsBackward(rows, y, g, w, pw, 0.75f, N);
+            BulkMath.fastest().bceWithLogitsBackward(rows, y, g, w, pw, 0.75f, N);
             assertElementwise(dt, rows, out, 24, "BCE with logits backward");
         }
     }
@@ -195,7 +195,7 @@ class DirectMathTest {
             MemorySegment out = arena.allocate(2L * N * 4 + 64);
             math.preluForward(dt, store(arena, dt, x, 2), 2, w, out, 6, N);
             float[] rows = x.clone();
-            BulkMath.INSTANCE.prelu(rows, 0, N, w);
+            BulkMath.fastest().prelu(rows, 0, N, w);
             assertElementwise(dt, rows, out, 6, "prelu out");
         }
     }
@@ -252,7 +252,7 @@ class DirectMathTest {
                             6, N)
                     : lookup(gather).bceWithLogitsUniform(dt, xs, 4, ys, 0, w[0], pw[0], out, 6, N);
             float[] rows = x.clone();
-            double rowSum = BulkMath.INSTANCE.bceWithLogits(rows, y, w, pw, N);
+            double rowSum = BulkMath.fastest().bceWithLogits(rows, y, w, pw, N);
             assertElementwise(dt, rows, out, 6, "BCE with logits");
             double magnitude = 0;
             for (float loss : rows) {
@@ -288,7 +288,7 @@ class DirectMathTest {
             java.util.Arrays.fill(pws, pw);
             float[] ones = new float[n];
             java.util.Arrays.fill(ones, 1f);
-            BulkMath.INSTANCE.bceWithLogits(rows, y, ones, pws, n);
+            BulkMath.fastest().bceWithLogits(rows, y, ones, pws, n);
             for (int i = 0; i < n; i++) {
                 int want = rowBits(dt, rows[i]);
                 int got = bitsAt(dt, out, 0, i);
@@ -380,7 +380,7 @@ class DirectMathTest {
             double sum = unweightedLosses(direct, arena, dt, xs, 4, ys, 0, out, 6, n);
             double sumOnly = unweightedLosses(direct, arena, dt, xs, 4, ys, 0, null, 0, n);
             float[] rows = java.util.Arrays.copyOf(x, n);
-            double rowSum = BulkMath.INSTANCE.bceWithLogits(rows, java.util.Arrays.copyOf(y, n), filled(1f),
+            double rowSum = BulkMath.fastest().bceWithLogits(rows, java.util.Arrays.copyOf(y, n), filled(1f),
                     filled(1f), n);
             double magnitude = 0;
             for (int i = 0; i < n; i++) {
@@ -411,7 +411,7 @@ class DirectMathTest {
             for (int i = 0; i < N; i++) {
                 magnitude += Math.abs((double) Math.min(x[i], 0f) * g[i]);
             }
-            assertWithin(BulkMath.INSTANCE.preluRow(x.clone(), g, 0, N, 0.25f), sum, relative * magnitude,
+            assertWithin(BulkMath.fastest().preluRow(x.clone(), g, 0, N, 0.25f), sum, relative * magnitude,
                     "prelu Σ min(x, 0)·g");
 
             float[] y = finite(values(rng, dt, 0, 1));
@@ -421,7 +421,7 @@ class DirectMathTest {
                     null, 0, N); // a reduction's call: the same sum, to the bit, without the losses
             assertEquals(loss, lossOnly, "BCE with logits Σ loss without out " + dt);
             float[] rows = g.clone();
-            double rowLoss = BulkMath.INSTANCE.bceWithLogits(rows, y, filled(1f), filled(1f), N);
+            double rowLoss = BulkMath.fastest().bceWithLogits(rows, y, filled(1f), filled(1f), N);
             double lossMagnitude = 0;
             for (float l : rows) {
                 lossMagnitude += Math.abs(l);
@@ -440,7 +440,7 @@ class DirectMathTest {
         for (int r = 0; r < ROWS; r++) {
             int from = r * ROW_LENGTH;
             double[] rowSums = new double[2];
-            BulkMath.INSTANCE.sumAndDot(a, b, from, from + ROW_PART, rowSums);
+            BulkMath.fastest().sumAndDot(a, b, from, from + ROW_PART, rowSums);
             double sumMagnitude = 0;
             double dotMagnitude = 0;
             for (int i = from; i < from + ROW_PART; i++) {
@@ -492,7 +492,7 @@ class DirectMathTest {
             if (dt == DType.FLOAT) {
                 math.affine(dt, as, 2, bs, 4, 0.3, -1.7, 0.01, out, 6, N);
                 rows = a.clone();
-                BulkMath.INSTANCE.affine(rows, b, 0, N, 0.3, -1.7, 0.01);
+                BulkMath.fastest().affine(rows, b, 0, N, 0.3, -1.7, 0.01);
                 assertElementwise(dt, rows, out, 6, "affine");
             } else {
                 // 1.5·x alone: with an odd 16-bit significand, a rounding tie
@@ -503,7 +503,7 @@ class DirectMathTest {
                 math.groupNormUpdate(dt, as, 2, bs, 4, ROWS, ROW_LENGTH, ROW_PART, cdy2, -1.7f, 0.125f, 0.01f, out, 6);
                 assertUpdatedRows(dt, a, b, cdy2, -1.7f, 0.125f, 0.01f, out, "GroupNorm fp32 update");
                 rows = a.clone();
-                BulkMath.INSTANCE.groupNormUpdate(rows, b, 0, N, 0.3f, -1.7f, 0.125f, 0.01f);
+                BulkMath.fastest().groupNormUpdate(rows, b, 0, N, 0.3f, -1.7f, 0.125f, 0.01f);
                 for (int i = 0; i < N; i++) { // the formula itself, in plain Java
                     float want = Math.fma(-1.7f, b[i] - 0.125f, Math.fma(0.3f, a[i], 0.01f));
                     assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(rows[i]), "row update " + i);
@@ -519,7 +519,7 @@ class DirectMathTest {
         for (int r = 0; r < ROWS; r++) {
             int from = r * ROW_LENGTH;
             float[] row = a.clone();
-            BulkMath.INSTANCE.groupNormUpdate(row, b, from, from + ROW_PART, cdy[r], cx, mean, k);
+            BulkMath.fastest().groupNormUpdate(row, b, from, from + ROW_PART, cdy[r], cx, mean, k);
             System.arraycopy(row, from, expected, from, ROW_PART);
         }
         assertElementwise(dt, expected, out, 6, what);
