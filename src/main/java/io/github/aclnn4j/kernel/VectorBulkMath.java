@@ -738,11 +738,8 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public void storePanel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
             int[] lanes) {
-        int n = F.length();
+        int n = strideLanes(lanes, cols);
         int full = rows - rows % n;
-        for (int k = 0; k < n; k++) {
-            lanes[k] = k * cols;
-        }
         for (int j = 0; j < cols; j++, off += colStride) {
             int i = 0;
             for (; i < full; i += n) {
@@ -831,11 +828,8 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
             int[] lanes) {
-        int n = F.length();
+        int n = strideLanes(lanes, cols);
         int full = rows - rows % n;
-        for (int k = 0; k < n; k++) {
-            lanes[k] = k * cols;
-        }
         for (int j = 0; j < cols; j++, off += colStride) {
             int i = 0;
             for (; i < full; i += n) {
@@ -875,13 +869,18 @@ final class VectorBulkMath implements BulkMath {
         transpose(columns, 0, cols, rows, buf, at, lanes);
     }
 
+    /** A gather's lane offsets, {@code stride} apart, into {@code lanes}; returns {@link #F}'s length. */
+    private static int strideLanes(int[] lanes, int stride) {
+        for (int k = 0; k < F.length(); k++) {
+            lanes[k] = k * stride;
+        }
+        return F.length();
+    }
+
     /** Each row of {@code dst} gathered from a column of {@code src}, {@link #F}'s lanes at a time. */
     @Override
     public void transpose(float[] src, int srcAt, int srcRows, int srcCols, float[] dst, int dstAt, int[] lanes) {
-        int n = F.length();
-        for (int k = 0; k < n; k++) {
-            lanes[k] = k * srcCols;
-        }
+        int n = strideLanes(lanes, srcCols);
         int full = srcRows - srcRows % n;
         for (int c = 0; c < srcCols; c++) {
             int row = dstAt + c * srcRows;
