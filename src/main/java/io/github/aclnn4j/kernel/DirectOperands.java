@@ -29,10 +29,16 @@ final class DirectOperands {
     }
 
     /**
-     * Whether direct loops exist for {@code dtype}, cold or not: for kernels whose direct loops add
-     * a sum in an order of their own, which must not depend on when a call is planned.
+     * {@link #supported} for a kernel whose 16-bit direct loops add a sum in fp32 chunks of their own
+     * (GroupNorm backward, PReLU backward): a 16-bit call is planned the same way warm or cold, so
+     * that its bits do not depend on when it was planned.
      */
-    static boolean supportedFromTheStart(DType dtype) {
+    static boolean supportedWithOwnHalfSums(DType dtype, long elements) {
+        return dtype == DType.FLOAT ? supported(dtype, elements) : supportedFromTheStart(dtype);
+    }
+
+    /** Whether direct loops exist for {@code dtype}, cold or not. */
+    private static boolean supportedFromTheStart(DType dtype) {
         return DirectMath.INSTANCE != null && DirectMath.INSTANCE.supports(dtype);
     }
 

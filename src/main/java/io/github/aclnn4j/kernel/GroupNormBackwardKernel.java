@@ -54,8 +54,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         this.gradGamma = gradGamma;
         this.gradBeta = gradBeta;
         DType dt = dy.dtype();
-        // the 16-bit direct loops add in fp32 chunks of their own: planned the same way warm or cold
-        direct = (dt == DType.FLOAT ? DirectOperands.supported(dt, dy.numel()) : DirectOperands.supportedFromTheStart(dt))
+        direct = DirectOperands.supportedWithOwnHalfSums(dt, dy.numel())
                 && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
                 && (gradInput == null || DirectOperands.dense(gradInput, dt));
     }

@@ -55,9 +55,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
         DType dt = gradInput.dtype();
         denseRows = DirectOperands.dense(self, dt) && DirectOperands.dense(grad, dt)
                 && DirectOperands.dense(gradInput, dt);
-        // the 16-bit direct loops add gradWeight in fp32 chunks of their own: planned the same way warm or cold
-        direct = denseRows && (dt == DType.FLOAT ? DirectOperands.supported(dt, gradInput.numel())
-                : DirectOperands.supportedFromTheStart(dt));
+        direct = denseRows && DirectOperands.supportedWithOwnHalfSums(dt, gradInput.numel());
     }
 
     /**

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ColdWarmAgreementTest), so a result never depends on when it was computed. The loops that
  * still round in an order of their own on each path keep the Vector API from the first call:
  * GroupNorm backward's and PReLU backward's 16-bit direct loops (their fp32 chunk sums,
- * {@link DirectOperands#supportedFromTheStart}) and GroupNorm backward's 16-bit update.
+ * {@link DirectOperands#supportedWithOwnHalfSums}) and GroupNorm backward's 16-bit update.
  *
  * <p>{@code -Daclnn4j.warmup=false} takes the Vector API's loops from the first call (a program
  * that runs long enough not to care); {@code -Daclnn4j.warmup=cold} stays on plain Java (for tests
@@ -34,6 +34,15 @@ public final class Warmup {
     private static final AtomicBoolean STARTED = new AtomicBoolean();
     /** What ended the warm-up early, if anything did (a bug: tests look at it). */
     static volatile Throwable failure;
+    /** Calls of at most this many elements take plain Java while the loops are cold. */
+    public static final long SMALL_CALL = 1 << 18;
+    /** Set while this thread runs a small call planned cold. */
+    private static final ThreadLocal<boolean[]> PLAIN = new ThreadLocal<>() {
+        @Override
+        protected boolean[] initialValue() {
+            return new boolean[1];
+        }
+    };
 
     /** A round's elements per loop: one block. */
     private static final int N = Blocks.SIZE;
@@ -52,22 +61,17 @@ public final class Warmup {
                 && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
     }
 
-    /** Calls of at most this many elements take plain Java while the loops are cold. */
-    public static final long SMALL_CALL = 1 << 18;
-    /** Set while this thread runs a small call planned cold. */
-    private static final ThreadLocal<boolean[]> PLAIN = new ThreadLocal<>() {
-        @Override
-        protected boolean[] initialValue() {
-            return new boolean[1];
-        }
-    };
+    /** Whether a call of {@code elements} is small and the loops are still cold. */
+    private static boolean smallAndCold(long elements) {
+        return !warm && elements <= SMALL_CALL;
+    }
 
     /**
      * Whether a call of {@code elements} planned now should take its plain-Java path; asked by
      * kernels that have Vector API loops, the first such question starts the warm-up.
      */
     static boolean cold(long elements) {
-        if (warm || elements > SMALL_CALL) {
+        if (!smallAndCold(elements)) {
             return false;
         }
         start();
@@ -89,11 +93,11 @@ public final class Warmup {
     /**
      * Marks the start of phase 2 of a call of {@code elements} on this thread: plain Java if it is
      * small and the loops are cold. Returns what {@link #end} needs; a call that never asks for a
-     * Vector API loop (NLLLoss) starts no warm-up. (No lambda here: in a fresh JVM, linking the
-     * first one costs more than a small call.)
+     * Vector API loop (NLLLoss) starts no warm-up. (A pair of calls rather than a wrapper taking the
+     * call as a lambda, which would capture an object per call in phase 2, which allocates nothing.)
      */
     public static boolean begin(long elements) {
-        if (warm || elements > SMALL_CALL) {
+        if (!smallAndCold(elements)) {
             return false;
         }
         boolean[] plain = PLAIN.get();
