@@ -10,10 +10,11 @@ class WarmupTest {
     @Test
     void warmsUpWithoutFailing() throws InterruptedException {
         long deadline = System.nanoTime() + 120_000_000_000L;
-        while (Warmup.cold() && System.nanoTime() < deadline) {
+        // as a small call plans: the first question starts the warm-up, the answer turns once it is done
+        while (Warmup.cold(1) && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertFalse(Warmup.cold(), "still cold after two minutes");
+        assertFalse(Warmup.cold(1), "still cold after two minutes");
         assertNull(Warmup.failure, "what ended the warm-up");
     }
 }
