@@ -1,6 +1,7 @@
 package io.github.aclnn4j.kernel;
 
 import static io.github.aclnn4j.kernel.VectorBulkMath.D4;
+import static io.github.aclnn4j.kernel.VectorBulkMath.D8;
 import static io.github.aclnn4j.kernel.VectorBulkMath.F8;
 import static io.github.aclnn4j.kernel.VectorLanes.*;
 
@@ -59,17 +60,17 @@ final class GroupNormBackwardVectorLoops {
      * One row's whole steps: Σa into SumOrder's lanes at {@code lanes[0, 8)}, Σa·b at
      * {@code lanes[8, 16)}, as BulkMath#sumAndDot; returns where the steps end.
      */
-    private static long rowLanesWide(MemorySegment a, long aRow, MemorySegment b, long bRow, long n, double[] lanes) {
+    static long rowLanesWide(MemorySegment a, long aRow, MemorySegment b, long bRow, long n, double[] lanes) {
         a = (MemorySegment) NATIVE.cast(a); // each loop casts its own segments (see VectorLanes)
         b = (MemorySegment) NATIVE.cast(b);
-        DoubleVector sum = DoubleVector.zero(D);
-        DoubleVector dot = DoubleVector.zero(D);
-        long bound = n - n % FD.length();
-        for (int i = 0; i < bound; i += FD.length()) {
-            DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aRow + 4L * i, ORDER)
-                    .convertShape(VectorOperators.F2D, D, 0);
-            DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bRow + 4L * i, ORDER)
-                    .convertShape(VectorOperators.F2D, D, 0);
+        DoubleVector sum = DoubleVector.zero(D8);
+        DoubleVector dot = DoubleVector.zero(D8);
+        long bound = n - n % F8.length();
+        for (int i = 0; i < bound; i += F8.length()) {
+            DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(F8, a, aRow + 4L * i, ORDER)
+                    .convertShape(VectorOperators.F2D, D8, 0);
+            DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(F8, b, bRow + 4L * i, ORDER)
+                    .convertShape(VectorOperators.F2D, D8, 0);
             sum = sum.add(ad);
             dot = ad.fma(bd, dot);
         }
@@ -79,7 +80,7 @@ final class GroupNormBackwardVectorLoops {
     }
 
     /** As {@link #rowLanesWide}, the lanes in two 256-bit halves. */
-    private static long rowLanesHalves(MemorySegment a, long aRow, MemorySegment b, long bRow, long n,
+    static long rowLanesHalves(MemorySegment a, long aRow, MemorySegment b, long bRow, long n,
             double[] lanes) {
         a = (MemorySegment) NATIVE.cast(a); // each loop casts its own segments (see VectorLanes)
         b = (MemorySegment) NATIVE.cast(b);

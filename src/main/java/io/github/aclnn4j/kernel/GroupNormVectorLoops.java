@@ -1,6 +1,7 @@
 package io.github.aclnn4j.kernel;
 
 import static io.github.aclnn4j.kernel.VectorBulkMath.D4;
+import static io.github.aclnn4j.kernel.VectorBulkMath.D8;
 import static io.github.aclnn4j.kernel.VectorBulkMath.F8;
 import static io.github.aclnn4j.kernel.VectorLanes.*;
 
@@ -38,21 +39,21 @@ final class GroupNormVectorLoops {
     }
 
     /** readAndSum's whole steps: copied, and added into SumOrder's lanes; returns where they end. */
-    private static int readLanesWide(MemorySegment x, long xAt, float[] dst, int n, double[] lanes) {
+    static int readLanesWide(MemorySegment x, long xAt, float[] dst, int n, double[] lanes) {
         x = (MemorySegment) NATIVE.cast(x); // each loop casts its own segments (see VectorLanes)
-        DoubleVector sum = DoubleVector.zero(D);
-        int bound = n - n % FD.length();
-        for (int i = 0; i < bound; i += FD.length()) {
-            FloatVector v = FloatVector.fromMemorySegment(FD, x, xAt + 4L * i, ORDER);
+        DoubleVector sum = DoubleVector.zero(D8);
+        int bound = n - n % F8.length();
+        for (int i = 0; i < bound; i += F8.length()) {
+            FloatVector v = FloatVector.fromMemorySegment(F8, x, xAt + 4L * i, ORDER);
             v.intoArray(dst, i);
-            sum = sum.add((DoubleVector) v.convertShape(VectorOperators.F2D, D, 0));
+            sum = sum.add((DoubleVector) v.convertShape(VectorOperators.F2D, D8, 0));
         }
         sum.intoArray(lanes, 0);
         return bound;
     }
 
     /** As {@link #readLanesWide}, the lanes in two 256-bit halves. */
-    private static int readLanesHalves(MemorySegment x, long xAt, float[] dst, int n, double[] lanes) {
+    static int readLanesHalves(MemorySegment x, long xAt, float[] dst, int n, double[] lanes) {
         x = (MemorySegment) NATIVE.cast(x); // each loop casts its own segments (see VectorLanes)
         DoubleVector sum0 = DoubleVector.zero(D4);
         DoubleVector sum1 = DoubleVector.zero(D4);

@@ -1,6 +1,7 @@
 package io.github.aclnn4j.kernel;
 
 import static io.github.aclnn4j.kernel.VectorBulkMath.D4;
+import static io.github.aclnn4j.kernel.VectorBulkMath.D8;
 import static io.github.aclnn4j.kernel.VectorBulkMath.F8;
 import static io.github.aclnn4j.kernel.VectorLanes.*;
 
@@ -46,26 +47,26 @@ final class PreluBackwardVectorLoops {
     }
 
     /** preluF32's steps: gradInput stored, Σ min(x, 0)·g into SumOrder's lanes. */
-    private static void preluLanesWide(MemorySegment x, long xAt, MemorySegment g, long gAt, float w,
+    static void preluLanesWide(MemorySegment x, long xAt, MemorySegment g, long gAt, float w,
             MemorySegment out, long outAt, int n, double[] lanes) {
         x = (MemorySegment) NATIVE.cast(x); // each loop casts its own segments (see VectorLanes)
         g = (MemorySegment) NATIVE.cast(g);
         out = (MemorySegment) NATIVE.cast(out);
-        DoubleVector acc = DoubleVector.zero(D);
-        for (int i = 0; i < n; i += FD.length()) {
+        DoubleVector acc = DoubleVector.zero(D8);
+        for (int i = 0; i < n; i += F8.length()) {
             long o = 4L * i;
-            FloatVector xv = FloatVector.fromMemorySegment(FD, x, xAt + o, ORDER);
-            FloatVector gv = FloatVector.fromMemorySegment(FD, g, gAt + o, ORDER);
+            FloatVector xv = FloatVector.fromMemorySegment(F8, x, xAt + o, ORDER);
+            FloatVector gv = FloatVector.fromMemorySegment(F8, g, gAt + o, ORDER);
             VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
-            acc = ((DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0)) // min(x, 0): preluBf16
-                    .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0), acc);
+            acc = ((DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D8, 0)) // min(x, 0): preluBf16
+                    .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D8, 0), acc);
             gv.mul(w).blend(gv, up).intoMemorySegment(out, outAt + o, ORDER);
         }
         acc.intoArray(lanes, 0);
     }
 
     /** As {@link #preluLanesWide}, the lanes in two 256-bit halves. */
-    private static void preluLanesHalves(MemorySegment x, long xAt, MemorySegment g, long gAt, float w,
+    static void preluLanesHalves(MemorySegment x, long xAt, MemorySegment g, long gAt, float w,
             MemorySegment out, long outAt, int n, double[] lanes) {
         x = (MemorySegment) NATIVE.cast(x); // each loop casts its own segments (see VectorLanes)
         g = (MemorySegment) NATIVE.cast(g);

@@ -36,6 +36,12 @@ final class VectorBulkMath implements BulkMath {
      * the one accumulator with half the instructions (GroupNorm's FLOAT calls 5-10% faster).
      */
     static final boolean WIDE = D.length() == SumOrder.LANES;
+    /**
+     * {@link #D} and {@link #F} where {@link #WIDE}, named so that the wide sums are the same code on
+     * every processor: the tests run them (in the Vector API's Java fallback) where vectors are narrower.
+     */
+    static final VectorSpecies<Double> D8 = DoubleVector.SPECIES_512;
+    static final VectorSpecies<Float> F16 = FloatVector.SPECIES_512;
     /** The halves of {@link SumOrder}'s lanes where a double vector holds fewer. */
     static final VectorSpecies<Double> D4 = DoubleVector.SPECIES_256;
     /** Eight floats, widened into the two halves of {@link #D4}. */
@@ -253,16 +259,16 @@ final class VectorBulkMath implements BulkMath {
      * vectors); a pass of its own over the losses, which are in L1, so that the order of the sum does
      * not depend on the width of the loop that computed them.
      */
-    private static double chunkedSumWide(float[] v, int n) {
+    static double chunkedSumWide(float[] v, int n) {
         int full = n - n % SumOrder.FLOAT_LANES;
-        DoubleVector acc = DoubleVector.zero(D);
-        FloatVector chunk = FloatVector.zero(F);
-        for (int i = 0; i < full; i += F.length()) {
-            chunk = chunk.add(FloatVector.fromArray(F, v, i));
-            if (((i + F.length()) & (SumOrder.CHUNK - 1)) == 0 || i + F.length() >= full) {
-                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
-                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
-                chunk = FloatVector.zero(F);
+        DoubleVector acc = DoubleVector.zero(D8);
+        FloatVector chunk = FloatVector.zero(F16);
+        for (int i = 0; i < full; i += F16.length()) {
+            chunk = chunk.add(FloatVector.fromArray(F16, v, i));
+            if (((i + F16.length()) & (SumOrder.CHUNK - 1)) == 0 || i + F16.length() >= full) {
+                acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D8, 0))
+                        .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D8, 1));
+                chunk = FloatVector.zero(F16);
             }
         }
         double[] lanes = Scratch.get().lanes;
@@ -271,14 +277,14 @@ final class VectorBulkMath implements BulkMath {
         if (full == n) {
             return sum;
         }
-        FloatVector last = FloatVector.fromArray(F, v, full, F.indexInRange(full, n));
-        ((DoubleVector) DoubleVector.zero(D).add((DoubleVector) last.convertShape(VectorOperators.F2D, D, 0)))
-                .add((DoubleVector) last.convertShape(VectorOperators.F2D, D, 1)).intoArray(lanes, 0);
+        FloatVector last = FloatVector.fromArray(F16, v, full, F16.indexInRange(full, n));
+        ((DoubleVector) DoubleVector.zero(D8).add((DoubleVector) last.convertShape(VectorOperators.F2D, D8, 0)))
+                .add((DoubleVector) last.convertShape(VectorOperators.F2D, D8, 1)).intoArray(lanes, 0);
         return sum + SumOrder.sumLanes(lanes);
     }
 
     /** As {@link #chunkedSumWide}, the 16 fp32 lanes in two 8-lane halves and the double lanes in two 4-lane ones. */
-    private static double chunkedSumHalves(float[] v, int n) {
+    static double chunkedSumHalves(float[] v, int n) {
         int full = n - n % SumOrder.FLOAT_LANES;
         DoubleVector acc0 = DoubleVector.zero(D4);
         DoubleVector acc1 = DoubleVector.zero(D4);
@@ -422,14 +428,14 @@ final class VectorBulkMath implements BulkMath {
     }
 
     /** preluRow's whole steps: gradInput written, Σ min(x, 0)·g into SumOrder's lanes; returns where they end. */
-    private static int preluLanesWide(float[] x, float[] g, int from, int to, float w, double[] lanes) {
-        DoubleVector acc = DoubleVector.zero(D);
+    static int preluLanesWide(float[] x, float[] g, int from, int to, float w, double[] lanes) {
+        DoubleVector acc = DoubleVector.zero(D8);
         int i = from;
-        for (int bound = from + FD.loopBound(to - from); i < bound; i += FD.length()) {
-            FloatVector xv = FloatVector.fromArray(FD, x, i);
-            FloatVector gv = FloatVector.fromArray(FD, g, i);
-            DoubleVector xd = (DoubleVector) xv.min(0f).convertShape(VectorOperators.F2D, D, 0);
-            acc = xd.fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0), acc);
+        for (int bound = from + F8.loopBound(to - from); i < bound; i += F8.length()) {
+            FloatVector xv = FloatVector.fromArray(F8, x, i);
+            FloatVector gv = FloatVector.fromArray(F8, g, i);
+            DoubleVector xd = (DoubleVector) xv.min(0f).convertShape(VectorOperators.F2D, D8, 0);
+            acc = xd.fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D8, 0), acc);
             gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f)).intoArray(x, i);
         }
         acc.intoArray(lanes, 0);
@@ -437,7 +443,7 @@ final class VectorBulkMath implements BulkMath {
     }
 
     /** As {@link #preluLanesWide}, the lanes in two 256-bit halves. */
-    private static int preluLanesHalves(float[] x, float[] g, int from, int to, float w, double[] lanes) {
+    static int preluLanesHalves(float[] x, float[] g, int from, int to, float w, double[] lanes) {
         DoubleVector acc0 = DoubleVector.zero(D4);
         DoubleVector acc1 = DoubleVector.zero(D4);
         int i = from;
@@ -633,11 +639,11 @@ final class VectorBulkMath implements BulkMath {
     }
 
     /** squaredDeviations' whole steps into SumOrder's lanes; returns where they end. */
-    private static int squaresWide(float[] a, int from, int to, double shift, double[] lanes) {
-        DoubleVector sum = DoubleVector.zero(D);
+    static int squaresWide(float[] a, int from, int to, double shift, double[] lanes) {
+        DoubleVector sum = DoubleVector.zero(D8);
         int i = from;
-        for (int bound = from + FD.loopBound(to - from); i < bound; i += FD.length()) {
-            DoubleVector d = ((DoubleVector) FloatVector.fromArray(FD, a, i).convertShape(VectorOperators.F2D, D, 0))
+        for (int bound = from + F8.loopBound(to - from); i < bound; i += F8.length()) {
+            DoubleVector d = ((DoubleVector) FloatVector.fromArray(F8, a, i).convertShape(VectorOperators.F2D, D8, 0))
                     .sub(shift);
             sum = d.fma(d, sum);
         }
@@ -646,7 +652,7 @@ final class VectorBulkMath implements BulkMath {
     }
 
     /** As {@link #squaresWide}, the lanes in two 256-bit halves. */
-    private static int squaresHalves(float[] a, int from, int to, double shift, double[] lanes) {
+    static int squaresHalves(float[] a, int from, int to, double shift, double[] lanes) {
         DoubleVector sum0 = DoubleVector.zero(D4);
         DoubleVector sum1 = DoubleVector.zero(D4);
         int i = from;
@@ -679,13 +685,13 @@ final class VectorBulkMath implements BulkMath {
      * sumAndDot's whole steps: Σa into SumOrder's lanes at {@code lanes[0, 8)}, Σa·b at
      * {@code lanes[8, 16)}; returns where the steps end.
      */
-    private static int sumAndDotWide(float[] a, float[] b, int from, int to, double[] lanes) {
-        DoubleVector sum = DoubleVector.zero(D);
-        DoubleVector dot = DoubleVector.zero(D);
+    static int sumAndDotWide(float[] a, float[] b, int from, int to, double[] lanes) {
+        DoubleVector sum = DoubleVector.zero(D8);
+        DoubleVector dot = DoubleVector.zero(D8);
         int i = from;
-        for (int bound = from + FD.loopBound(to - from); i < bound; i += FD.length()) {
-            DoubleVector ad = (DoubleVector) FloatVector.fromArray(FD, a, i).convertShape(VectorOperators.F2D, D, 0);
-            DoubleVector bd = (DoubleVector) FloatVector.fromArray(FD, b, i).convertShape(VectorOperators.F2D, D, 0);
+        for (int bound = from + F8.loopBound(to - from); i < bound; i += F8.length()) {
+            DoubleVector ad = (DoubleVector) FloatVector.fromArray(F8, a, i).convertShape(VectorOperators.F2D, D8, 0);
+            DoubleVector bd = (DoubleVector) FloatVector.fromArray(F8, b, i).convertShape(VectorOperators.F2D, D8, 0);
             sum = sum.add(ad);
             dot = ad.fma(bd, dot);
         }
@@ -695,7 +701,7 @@ final class VectorBulkMath implements BulkMath {
     }
 
     /** As {@link #sumAndDotWide}, the lanes in two 256-bit halves. */
-    private static int sumAndDotHalves(float[] a, float[] b, int from, int to, double[] lanes) {
+    static int sumAndDotHalves(float[] a, float[] b, int from, int to, double[] lanes) {
         DoubleVector sum0 = DoubleVector.zero(D4);
         DoubleVector sum1 = DoubleVector.zero(D4);
         DoubleVector dot0 = DoubleVector.zero(D4);
