@@ -1,7 +1,7 @@
 /**
- * aclnn4j: the CANN aclnn operator API on the CPU. Only layer 1 ({@code io.github.aclnn4j.acl}),
- * the mirror of the C API, is exported; the runtime, tensor model, operators and kernels beneath
- * it are free to change.
+ * aclnn4j: the CANN aclnn operator API on the CPU. Exported: layer 1 ({@code io.github.aclnn4j.acl}),
+ * the mirror of the C API, and layer 2 ({@code io.github.aclnn4j.nn}), the Java-first API built on
+ * it; the runtime, tensor model, operators and kernels beneath them are free to change.
  */
 module io.github.aclnn4j {
     requires jdk.management;
@@ -9,4 +9,5 @@ module io.github.aclnn4j {
     requires static jdk.incubator.vector;
 
     exports io.github.aclnn4j.acl;
+    exports io.github.aclnn4j.nn;
 }

@@ -1,0 +1,331 @@
+package io.github.aclnn4j.nn;
+
+import io.github.aclnn4j.acl.Acl;
+import io.github.aclnn4j.acl.AclFormat;
+import io.github.aclnn4j.acl.AclTensor;
+import io.github.aclnn4j.acl.AclnnStatus;
+import io.github.aclnn4j.tensor.HalfFloats;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * A view of device memory: dtype, shape, strides and offset in elements over a storage that its
+ * views share. Views ({@link #transpose}, {@link #permute}, {@link #expand}, {@link #slice}) copy
+ * nothing and go to the operators as strided tensors; the memory is freed when the last open view
+ * of it closes, or when its {@link Device} closes. Reads ({@link #toFloatArray}, {@link #item})
+ * wait for the device's operators.
+ */
+public final class Tensor implements AutoCloseable {
+    private final Device device;
+    private final Device.Storage storage;
+    private final DType dtype;
+    private final long[] shape;
+    private final long[] strides;
+    private final long offset;
+    private boolean closed;
+
+    Tensor(Device device, Device.Storage storage, DType dtype, long[] shape, long[] strides, long offset) {
+        for (long d : shape) {
+            if (d < 0) {
+                throw new IllegalArgumentException("negative dimension in shape " + Arrays.toString(shape));
+            }
+        }
+        this.device = device;
+        this.storage = storage;
+        this.dtype = dtype;
+        this.shape = shape;
+        this.strides = strides;
+        this.offset = offset;
+        synchronized (device) {
+            storage.views++;
+        }
+    }
+
+    public DType dtype() {
+        return dtype;
+    }
+
+    /** A copy of the shape. */
+    public long[] shape() {
+        return shape.clone();
+    }
+
+    /** A copy of the strides, in elements. */
+    public long[] strides() {
+        return strides.clone();
+    }
+
+    /** The offset of element 0 in the storage, in elements. */
+    public long offset() {
+        return offset;
+    }
+
+    public int rank() {
+        return shape.length;
+    }
+
+    public long numel() {
+        return count(shape);
+    }
+
+    public Device device() {
+        return device;
+    }
+
+    /** The view with dimensions {@code dim0} and {@code dim1} swapped (negative dims count from the end). */
+    public Tensor transpose(int dim0, int dim1) {
+        int a = dim(dim0);
+        int b = dim(dim1);
+        long[] s = shape.clone();
+        long[] st = strides.clone();
+        s[a] = shape[b];
+        s[b] = shape[a];
+        st[a] = strides[b];
+        st[b] = strides[a];
+        return view(s, st, offset);
+    }
+
+    /** The view whose dimension i is this tensor's {@code dims[i]}. */
+    public Tensor permute(int... dims) {
+        if (dims.length != shape.length) {
+            throw new IllegalArgumentException("permute needs " + shape.length + " dims, got " + Arrays.toString(dims));
+        }
+        long[] s = new long[dims.length];
+        long[] st = new long[dims.length];
+        boolean[] seen = new boolean[dims.length];
+        for (int i = 0; i < dims.length; i++) {
+            int d = dim(dims[i]);
+            if (seen[d]) {
+                throw new IllegalArgumentException("permute: dim " + d + " repeated in " + Arrays.toString(dims));
+            }
+            seen[d] = true;
+            s[i] = shape[d];
+            st[i] = strides[d];
+        }
+        return view(s, st, offset);
+    }
+
+    /**
+     * The broadcast view of {@code newShape}: dimensions of size 1 (and new leading ones) repeat
+     * with stride 0; -1 keeps a dimension's size.
+     */
+    public Tensor expand(long... newShape) {
+        if (newShape.length < shape.length) {
+            throw new IllegalArgumentException("expand: " + Arrays.toString(newShape) + " has fewer dimensions than "
+                    + Arrays.toString(shape));
+        }
+        int lead = newShape.length - shape.length;
+        long[] s = new long[newShape.length];
+        long[] st = new long[newShape.length];
+        for (int i = 0; i < newShape.length; i++) {
+            long want = newShape[i];
+            if (i < lead) {
+                if (want < 0) {
+                    throw new IllegalArgumentException("expand: a new leading dimension cannot be " + want);
+                }
+                s[i] = want;
+                continue;
+            }
+            long have = shape[i - lead];
+            if (want == -1 || want == have) {
+                s[i] = have;
+                st[i] = strides[i - lead];
+            } else if (have == 1 && want >= 0) {
+                s[i] = want;
+            } else {
+                throw new IllegalArgumentException("expand: dimension " + (i - lead) + " of size " + have
+                        + " cannot become " + want + " (shape " + Arrays.toString(shape) + " to "
+                        + Arrays.toString(newShape) + ")");
+            }
+        }
+        return view(s, st, offset);
+    }
+
+    /**
+     * Elements {@code start, start + step, ...} below {@code end} of dimension {@code dim}; negative
+     * start and end count from the dimension's end, and both are clamped to it, as in Python.
+     */
+    public Tensor slice(int dim, long start, long end, long step) {
+        int d = dim(dim);
+        if (step <= 0) {
+            throw new IllegalArgumentException("slice: step must be positive, got " + step);
+        }
+        long size = shape[d];
+        long from = clamp(start < 0 ? start + size : start, size);
+        long to = clamp(end < 0 ? end + size : end, size);
+        long length = to > from ? (to - from + step - 1) / step : 0;
+        long[] s = shape.clone();
+        long[] st = strides.clone();
+        s[d] = length;
+        st[d] = strides[d] * step;
+        return view(s, st, offset + (length > 0 ? from * strides[d] : 0));
+    }
+
+    private static long clamp(long v, long size) {
+        return Math.max(0, Math.min(size, v));
+    }
+
+    /**
+     * The elements in row-major order of the shape, as floats (16-bit types widened exactly, integer
+     * types converted); waits for the device's operators first.
+     *
+     * @throws AclnnException for an operator that failed while running, or a closed tensor
+     */
+    public float[] toFloatArray() {
+        ByteBuffer b = read();
+        float[] out = new float[Math.toIntExact(numel())];
+        forEachOffset((i, at) -> out[i] = floatAt(b, at));
+        return out;
+    }
+
+    /** The elements in row-major order as longs, for integer and BOOL tensors. */
+    public long[] toLongArray() {
+        if (dtype.isFloatingPoint()) {
+            throw new IllegalStateException("toLongArray needs an integer or BOOL tensor, this one is " + dtype);
+        }
+        ByteBuffer b = read();
+        long[] out = new long[Math.toIntExact(numel())];
+        forEachOffset((i, at) -> out[i] = longAt(b, at));
+        return out;
+    }
+
+    /** The value of a one-element tensor, as {@link #toFloatArray} gives it. */
+    public float item() {
+        if (numel() != 1) {
+            throw new IllegalStateException("item() needs one element, the shape " + Arrays.toString(shape) + " holds "
+                    + numel());
+        }
+        return toFloatArray()[0];
+    }
+
+    /** Frees the memory once no other open view uses it; a second close does nothing. */
+    @Override
+    public void close() {
+        synchronized (device) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (--storage.views == 0) {
+                device.release(storage);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Tensor[" + dtype + " " + Arrays.toString(shape) + (closed ? ", closed]" : "]");
+    }
+
+    // ---- for Functional
+
+    /** A layer-1 descriptor of this view over its storage; the caller destroys it. */
+    AclTensor acl() {
+        requireOpen();
+        return Acl.createTensor(shape, shape.length, dtype.aclDataType(), strides, offset, AclFormat.ACL_FORMAT_ND,
+                new long[] {storage.bytes / dtype.byteSize()}, 1, storage.pointer);
+    }
+
+    void requireOpen() {
+        synchronized (device) {
+            if (closed || storage.freed) {
+                throw new AclnnException(AclnnStatus.ACLNN_ERR_PARAM_INVALID, "the tensor " + this + " is closed");
+            }
+        }
+        device.requireOpen();
+    }
+
+    static long count(long[] shape) {
+        long n = 1;
+        for (long d : shape) {
+            if (d < 0) {
+                throw new IllegalArgumentException("negative dimension in shape " + Arrays.toString(shape));
+            }
+            n = Math.multiplyExact(n, d);
+        }
+        return n;
+    }
+
+    static long[] contiguousStrides(long[] shape) {
+        long[] st = new long[shape.length];
+        long s = 1;
+        for (int i = shape.length - 1; i >= 0; i--) {
+            st[i] = s;
+            s *= Math.max(1, shape[i]);
+        }
+        return st;
+    }
+
+    private Tensor view(long[] s, long[] st, long off) {
+        requireOpen();
+        return new Tensor(device, storage, dtype, s, st, off);
+    }
+
+    private int dim(int d) {
+        int r = shape.length;
+        if (d < -r || d >= r || r == 0) {
+            throw new IndexOutOfBoundsException("dimension " + d + " is out of range for rank " + r);
+        }
+        return d < 0 ? d + r : d;
+    }
+
+    /** The storage's bytes from the view's first element to its last, after the device's work. */
+    private ByteBuffer read() {
+        requireOpen();
+        long n = numel();
+        if (n == 0) {
+            device.synchronize();
+            return ByteBuffer.allocate(0);
+        }
+        long last = offset;
+        for (int i = 0; i < shape.length; i++) {
+            last += (shape[i] - 1) * strides[i];
+        }
+        byte[] bytes = device.copyOut(storage, offset * dtype.byteSize(), (last - offset + 1) * dtype.byteSize());
+        return ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
+    }
+
+    private interface OffsetConsumer {
+        void accept(int index, int byteOffset);
+    }
+
+    /** Each element's index in row-major order and its byte offset from the first element. */
+    private void forEachOffset(OffsetConsumer consumer) {
+        int n = Math.toIntExact(numel());
+        int rank = shape.length;
+        long[] at = new long[rank];
+        long pos = 0;
+        for (int i = 0; i < n; i++) {
+            consumer.accept(i, Math.toIntExact(pos * dtype.byteSize()));
+            for (int d = rank - 1; d >= 0; d--) {
+                if (++at[d] < shape[d]) {
+                    pos += strides[d];
+                    break;
+                }
+                pos -= (at[d] - 1) * strides[d];
+                at[d] = 0;
+            }
+        }
+    }
+
+    private float floatAt(ByteBuffer b, int at) {
+        return switch (dtype) {
+            case FLOAT -> b.getFloat(at);
+            case FLOAT16 -> HalfFloats.fromHalf(b.getShort(at));
+            case BFLOAT16 -> HalfFloats.fromBf16(b.getShort(at));
+            case DOUBLE -> (float) b.getDouble(at);
+            default -> longAt(b, at);
+        };
+    }
+
+    private long longAt(ByteBuffer b, int at) {
+        return switch (dtype) {
+            case INT64 -> b.getLong(at);
+            case INT32 -> b.getInt(at);
+            case UINT8 -> b.get(at) & 0xFF;
+            case BOOL -> b.get(at) != 0 ? 1 : 0;
+            default -> throw new IllegalStateException(dtype + " is not an integer type");
+        };
+    }
+}
