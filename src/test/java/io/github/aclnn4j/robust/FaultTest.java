@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Faults: allocation failure is ACL_ERROR_BAD_ALLOC with nothing half-made; a failing run (an NLL
  * target out of range) does not poison its stream; destroying a stream with queued work waits for
- * that work and returns its failure (README).
+ * that work and returns its failure (docs/behaviour.md).
  */
 class FaultTest {
     private static final int RUNTIME_ERROR = 361001;

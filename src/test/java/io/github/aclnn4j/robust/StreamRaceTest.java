@@ -80,7 +80,7 @@ class StreamRaceTest {
     }
 
     /**
-     * aclrtDestroyStream waits for the work queued on the stream (README), so every task the stream
+     * aclrtDestroyStream waits for the work queued on the stream (docs/behaviour.md), so every task the stream
      * accepted while the destroy was under way has run when it returns. Driven on the runtime
      * stream, as phase 2 enqueues an operator's work, with short tasks that count themselves and a
      * submitter that keeps the stream alternately busy and idle.

@@ -16,7 +16,7 @@ import java.util.Locale;
  * is not in its times, as PyTorch's import is not in PyTorch's. Also the wall time of
  * {@code java -version} and of a whole ColdStart process, for scale, and the same JVM as a short
  * program can run it: without the Vector API, from an AOT cache of a training run of the same line
- * (the README's advice). Prints the table and writes it to {@code target/bench/cold.md}.
+ * (docs/cold-start.md's advice). Prints the table and writes it to {@code target/bench/cold.md}.
  *
  * <p>Arguments: {@code RUNS JAVA [JVM OPTION...]}: the java launcher and the options to start
  * ColdStart with (the class path included).
