@@ -105,6 +105,7 @@ public final class Acl {
         });
     }
 
+    /** {@code aclDestroyBoolArray}: null is fine; an operator given the array afterwards refuses it (161002). */
     public static int destroyBoolArray(AclBoolArray array) {
         return Guard.aclnn("aclDestroyBoolArray", () -> {
             if (array != null) {
@@ -121,6 +122,7 @@ public final class Acl {
         });
     }
 
+    /** {@code aclDestroyIntArray}: null is fine. */
     public static int destroyIntArray(AclIntArray array) {
         return Guard.aclnn("aclDestroyIntArray", () -> {
             if (array != null) {
@@ -137,6 +139,7 @@ public final class Acl {
         });
     }
 
+    /** {@code aclDestroyFloatArray}: null is fine. */
     public static int destroyFloatArray(AclFloatArray array) {
         return Guard.aclnn("aclDestroyFloatArray", () -> {
             if (array != null) {
@@ -194,6 +197,7 @@ public final class Acl {
         };
     }
 
+    /** {@code aclDestroyScalar}: null is fine. */
     public static int destroyScalar(AclScalar scalar) {
         return Guard.aclnn("aclDestroyScalar", () -> {
             if (scalar != null) {

@@ -17,6 +17,10 @@ import java.lang.foreign.MemorySegment;
 public final class AclRt {
     private AclRt() {}
 
+    /**
+     * {@code aclrtSetDevice}: makes {@code deviceId} the device of this thread, and of the threads that
+     * set none; an id out of range is ACL_ERROR_INVALID_PARAM.
+     */
     public static int setDevice(int deviceId) {
         return Guard.acl("aclrtSetDevice", () -> AclRuntime.setDevice(deviceId));
     }
@@ -58,10 +62,18 @@ public final class AclRt {
         });
     }
 
+    /**
+     * {@code aclrtSetCurrentContext}: makes {@code context} current on this thread; an empty holder or a
+     * destroyed context is ACL_ERROR_INVALID_PARAM.
+     */
     public static int setCurrentContext(AclrtContext context) {
         return Guard.acl("aclrtSetCurrentContext", () -> AclRuntime.setCurrentContext(contextOf("aclrtSetCurrentContext", context)));
     }
 
+    /**
+     * {@code aclrtDestroyContext}: destroys {@code context}; an empty holder or a context already destroyed
+     * is ACL_ERROR_INVALID_PARAM.
+     */
     public static int destroyContext(AclrtContext context) {
         return Guard.acl("aclrtDestroyContext", () -> AclRuntime.destroyContext(contextOf("aclrtDestroyContext", context)));
     }
@@ -171,6 +183,7 @@ public final class AclRt {
         });
     }
 
+    /** {@code aclrtFreeHost}: {@code hostPtr} must be an address {@code aclrtMallocHost} returned, not yet freed. */
     public static int freeHost(Pointer hostPtr) {
         return Guard.acl("aclrtFreeHost", () -> {
             MemoryBlock b = hostPtr == null ? null : hostPtr.block();

@@ -23,6 +23,14 @@ import java.util.function.Supplier;
  * The operators of the aclnn API, each as its two phases: {@code xxxGetWorkspaceSize} checks the
  * arguments and plans the work into an executor, {@code xxx} enqueues that work on a stream.
  * Every method returns the C {@code aclnnStatus} and never throws.
+ *
+ * <p>Phase 1 writes element 0 of {@code workspaceSize} (the bytes of workspace phase 2 needs, often 0)
+ * and fills {@code executor}; a null {@code workspaceSize} or {@code executor} is 161001 before any
+ * other check, and on failure the holder is left empty. Phase 2 takes that {@code executor}, a
+ * {@code workspace} of at least that many bytes with its {@code workspaceSize} (null and 0 when none is
+ * needed) and a {@code stream} (null or an empty holder: the default stream). An executor runs once, unless
+ * {@link Acl#setAclOpExecutorRepeatable} was called right after phase 1. A failure of the work itself
+ * is reported by {@link AclRt#synchronizeStream}.
  */
 public final class Aclnn {
     private Aclnn() {}
@@ -38,27 +46,48 @@ public final class Aclnn {
     private static final String NLL_LOSS = "aclnnNLLLoss";
     private static final String GROUP_NORM = "aclnnGroupNorm";
 
+    /**
+     * {@code aclnnBinaryCrossEntropyBackwardGetWorkspaceSize}: plans {@code out}, the gradient with respect to
+     * {@code self} (probabilities) of the binary cross-entropy against {@code target}, times {@code gradOutput}
+     * and {@code weightOptional} (null: ones); {@code reduction} 0 none, 1 mean (scales by 1/numel), 2 sum.
+     */
     public static int binaryCrossEntropyBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self, AclTensor target,
             AclTensor weightOptional, long reduction, AclTensor out, long[] workspaceSize, AclOpExecutor executor) {
         return plan(BCE_BACKWARD, workspaceSize, executor, () -> BinaryCrossEntropyBackward.plan(
                 desc(gradOutput), desc(self), desc(target), desc(weightOptional), reduction, desc(out)));
     }
 
+    /**
+     * {@code aclnnBinaryCrossEntropyBackward}: enqueues the plan of
+     * {@link #binaryCrossEntropyBackwardGetWorkspaceSize}.
+     */
     public static int binaryCrossEntropyBackward(Pointer workspace, long workspaceSize, AclOpExecutor executor,
             AclrtStream stream) {
         return launch(BCE_BACKWARD, workspace, workspaceSize, executor, stream);
     }
 
+    /**
+     * {@code aclnnPreluBackwardGetWorkspaceSize}: plans {@code gradInput} and {@code gradWeight}, the gradients
+     * of PReLU with respect to {@code self} and {@code weight}, from {@code gradOutput}. All five tensors are
+     * required and of one dtype; {@code weight} has one element or one per channel (view dimension 1).
+     */
     public static int preluBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self, AclTensor weight,
             AclTensor gradInput, AclTensor gradWeight, long[] workspaceSize, AclOpExecutor executor) {
         return plan(PRELU_BACKWARD, workspaceSize, executor, () -> PreluBackward.plan(
                 desc(gradOutput), desc(self), desc(weight), desc(gradInput), desc(gradWeight)));
     }
 
+    /** {@code aclnnPreluBackward}: enqueues the plan of {@link #preluBackwardGetWorkspaceSize}. */
     public static int preluBackward(Pointer workspace, long workspaceSize, AclOpExecutor executor, AclrtStream stream) {
         return launch(PRELU_BACKWARD, workspace, workspaceSize, executor, stream);
     }
 
+    /**
+     * {@code aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize}: plans {@code out}, the binary cross-entropy of
+     * the logits {@code self} against {@code target}, weighted by {@code weightOptional} and, for positive
+     * labels, {@code posWeightOptional} (null: ones). {@code out} has self's shape for {@code reduction} 0
+     * (none), one element for 1 (mean) and 2 (sum).
+     */
     public static int binaryCrossEntropyWithLogitsGetWorkspaceSize(AclTensor self, AclTensor target,
             AclTensor weightOptional, AclTensor posWeightOptional, long reduction, AclTensor out, long[] workspaceSize,
             AclOpExecutor executor) {
@@ -66,11 +95,22 @@ public final class Aclnn {
                 desc(self), desc(target), desc(weightOptional), desc(posWeightOptional), reduction, desc(out)));
     }
 
+    /**
+     * {@code aclnnBinaryCrossEntropyWithLogits}: enqueues the plan of
+     * {@link #binaryCrossEntropyWithLogitsGetWorkspaceSize}.
+     */
     public static int binaryCrossEntropyWithLogits(Pointer workspace, long workspaceSize, AclOpExecutor executor,
             AclrtStream stream) {
         return launch(BCE_WITH_LOGITS, workspace, workspaceSize, executor, stream);
     }
 
+    /**
+     * {@code aclnnGroupNormBackwardGetWorkspaceSize}: plans the gradients of {@link #groupNormGetWorkspaceSize}
+     * from {@code gradOut} and the forward's {@code input}, {@code mean}, {@code rstd} and {@code gamma} (null:
+     * ones): {@code gradInput}, {@code gradGammaOut} and {@code gradBetaOut}, each only when its entry of
+     * {@code outputMask} (three values) is true. gradOut and input are read as [N, C, HxW], mean and rstd as
+     * [N, group], whatever their shapes.
+     */
     public static int groupNormBackwardGetWorkspaceSize(AclTensor gradOut, AclTensor input, AclTensor mean,
             AclTensor rstd, AclTensor gamma, long N, long C, long HxW, long group, AclBoolArray outputMask,
             AclTensor gradInput, AclTensor gradGammaOut, AclTensor gradBetaOut, long[] workspaceSize,
@@ -80,11 +120,18 @@ public final class Aclnn {
                 mask(outputMask), desc(gradInput), desc(gradGammaOut), desc(gradBetaOut)));
     }
 
+    /** {@code aclnnGroupNormBackward}: enqueues the plan of {@link #groupNormBackwardGetWorkspaceSize}. */
     public static int groupNormBackward(Pointer workspace, long workspaceSize, AclOpExecutor executor,
             AclrtStream stream) {
         return launch(GROUP_NORM_BACKWARD, workspace, workspaceSize, executor, stream);
     }
 
+    /**
+     * {@code aclnnNLLLossBackwardGetWorkspaceSize}: plans {@code out}, the gradient of {@link #nllLossGetWorkspaceSize}
+     * with respect to {@code self} ([N, C] or [C]), from {@code gradOutput}, {@code target}, {@code weight}
+     * (required), {@code reduction}, {@code ignoreIndex} and the forward's {@code totalWeight}. A target
+     * outside [0, C) other than ignoreIndex fails the stream (361001 at the next synchronize).
+     */
     public static int nllLossBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self, AclTensor target,
             AclTensor weight, long reduction, long ignoreIndex, AclTensor totalWeight, AclTensor out,
             long[] workspaceSize, AclOpExecutor executor) {
@@ -93,31 +140,49 @@ public final class Aclnn {
                 desc(out)));
     }
 
+    /** {@code aclnnNLLLossBackward}: enqueues the plan of {@link #nllLossBackwardGetWorkspaceSize}. */
     public static int nllLossBackward(Pointer workspace, long workspaceSize, AclOpExecutor executor,
             AclrtStream stream) {
         return launch(NLL_LOSS_BACKWARD, workspace, workspaceSize, executor, stream);
     }
 
+    /**
+     * {@code aclnnPreluGetWorkspaceSize}: plans {@code out}, {@code self} where it is positive and {@code weight}
+     * times {@code self} elsewhere; {@code weight} has one element or one per channel (view dimension 1).
+     */
     public static int preluGetWorkspaceSize(AclTensor self, AclTensor weight, AclTensor out, long[] workspaceSize,
             AclOpExecutor executor) {
         return plan(PRELU, workspaceSize, executor, () -> Prelu.plan(desc(self), desc(weight), desc(out)));
     }
 
+    /** {@code aclnnPrelu}: enqueues the plan of {@link #preluGetWorkspaceSize}. */
     public static int prelu(Pointer workspace, long workspaceSize, AclOpExecutor executor, AclrtStream stream) {
         return launch(PRELU, workspace, workspaceSize, executor, stream);
     }
 
+    /**
+     * {@code aclnnBinaryCrossEntropyGetWorkspaceSize}: plans {@code out}, the binary cross-entropy of
+     * {@code self} (probabilities) against {@code target}, weighted by {@code weight} (null: ones);
+     * {@code reduction} 0 none, 1 mean, 2 sum. A null {@code self}, {@code target} or {@code out} is 561103, as
+     * in CANN.
+     */
     public static int binaryCrossEntropyGetWorkspaceSize(AclTensor self, AclTensor target, AclTensor weight,
             long reduction, AclTensor out, long[] workspaceSize, AclOpExecutor executor) {
         return plan(BCE, workspaceSize, executor, () -> BinaryCrossEntropy.plan(desc(self), desc(target),
                 desc(weight), reduction, desc(out)));
     }
 
+    /** {@code aclnnBinaryCrossEntropy}: enqueues the plan of {@link #binaryCrossEntropyGetWorkspaceSize}. */
     public static int binaryCrossEntropy(Pointer workspace, long workspaceSize, AclOpExecutor executor,
             AclrtStream stream) {
         return launch(BCE, workspace, workspaceSize, executor, stream);
     }
 
+    /**
+     * {@code aclnnBinaryCrossEntropyWithLogitsBackwardGetWorkspaceSize}: plans {@code out}, the gradient of
+     * {@link #binaryCrossEntropyWithLogitsGetWorkspaceSize} with respect to {@code self}, from {@code gradOutput};
+     * {@code out} has self's shape whatever the {@code reduction} (mean scales by 1/numel).
+     */
     public static int binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self,
             AclTensor target, AclTensor weightOptional, AclTensor posWeightOptional, long reduction, AclTensor out,
             long[] workspaceSize, AclOpExecutor executor) {
@@ -126,21 +191,38 @@ public final class Aclnn {
                 desc(out)));
     }
 
+    /**
+     * {@code aclnnBinaryCrossEntropyWithLogitsBackward}: enqueues the plan of
+     * {@link #binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize}.
+     */
     public static int binaryCrossEntropyWithLogitsBackward(Pointer workspace, long workspaceSize,
             AclOpExecutor executor, AclrtStream stream) {
         return launch(BCE_WITH_LOGITS_BACKWARD, workspace, workspaceSize, executor, stream);
     }
 
+    /**
+     * {@code aclnnNLLLossGetWorkspaceSize}: plans {@code out}, the negative log-likelihood of the log-probabilities
+     * {@code self} ([N, C] or [C]) at the classes {@code target}, weighted by {@code weight} (required) and
+     * skipping targets equal to {@code ignoreIndex}, and {@code totalWeightOut}, the sum of the weights used
+     * (written for mean and sum). A target outside [0, C) fails the stream (361001 at the next synchronize).
+     */
     public static int nllLossGetWorkspaceSize(AclTensor self, AclTensor target, AclTensor weight, long reduction,
             long ignoreIndex, AclTensor out, AclTensor totalWeightOut, long[] workspaceSize, AclOpExecutor executor) {
         return plan(NLL_LOSS, workspaceSize, executor, () -> NllLoss.plan(desc(self), desc(target), desc(weight),
                 reduction, ignoreIndex, desc(out), desc(totalWeightOut)));
     }
 
+    /** {@code aclnnNLLLoss}: enqueues the plan of {@link #nllLossGetWorkspaceSize}. */
     public static int nllLoss(Pointer workspace, long workspaceSize, AclOpExecutor executor, AclrtStream stream) {
         return launch(NLL_LOSS, workspace, workspaceSize, executor, stream);
     }
 
+    /**
+     * {@code aclnnGroupNormGetWorkspaceSize}: plans {@code out}, {@code self} ([N, C, ...], HxW the product of
+     * the trailing dimensions) normalized over {@code group} groups of channels with {@code eps} added to the
+     * variance, times {@code gamma} plus {@code beta} (null: ones, zeros); and {@code meanOut} and {@code rstdOut}
+     * ([N, group]), which {@link #groupNormBackwardGetWorkspaceSize} takes.
+     */
     public static int groupNormGetWorkspaceSize(AclTensor self, AclTensor gamma, AclTensor beta, long N, long C,
             long HxW, long group, double eps, AclTensor out, AclTensor meanOut, AclTensor rstdOut, long[] workspaceSize,
             AclOpExecutor executor) {
@@ -148,6 +230,7 @@ public final class Aclnn {
                 HxW, group, eps, desc(out), desc(meanOut), desc(rstdOut)));
     }
 
+    /** {@code aclnnGroupNorm}: enqueues the plan of {@link #groupNormGetWorkspaceSize}. */
     public static int groupNorm(Pointer workspace, long workspaceSize, AclOpExecutor executor, AclrtStream stream) {
         return launch(GROUP_NORM, workspace, workspaceSize, executor, stream);
     }

@@ -6,8 +6,10 @@ import io.github.aclnn4j.runtime.Context;
 public final class AclrtContext {
     volatile Context context;
 
+    /** An empty holder, the C {@code aclrtContext context = nullptr;}. */
     public AclrtContext() {}
 
+    /** Whether the holder has no context in it (the C null pointer). */
     public boolean isNull() {
         return context == null;
     }

@@ -12,7 +12,10 @@ package io.github.aclnn4j.acl;
 public final class AclrtMemMallocPolicy {
     private AclrtMemMallocPolicy() {}
 
+    /** Huge pages where possible, else normal pages. */
     public static final int ACL_MEM_MALLOC_HUGE_FIRST = 0;
+    /** In CANN, huge pages only; here the same as {@link #ACL_MEM_MALLOC_HUGE_FIRST}. */
     public static final int ACL_MEM_MALLOC_HUGE_ONLY = 1;
+    /** Normal pages only. */
     public static final int ACL_MEM_MALLOC_NORMAL_ONLY = 2;
 }

@@ -9,8 +9,10 @@ import io.github.aclnn4j.runtime.Stream;
 public final class AclrtStream {
     volatile Stream stream;
 
+    /** An empty holder, the C {@code aclrtStream stream = nullptr;}: the default stream until filled. */
     public AclrtStream() {}
 
+    /** Whether the holder has no stream in it (the C null pointer: the default stream). */
     public boolean isNull() {
         return stream == null;
     }

@@ -31,6 +31,7 @@ public final class Pointer {
         return array == null ? new Pointer() : host(MemorySegment.ofArray(array));
     }
 
+    /** Host memory over DOUBLE values, without copying; null gives the null pointer. */
     public static Pointer to(double[] array) {
         return array == null ? new Pointer() : host(MemorySegment.ofArray(array));
     }
@@ -40,14 +41,17 @@ public final class Pointer {
         return array == null ? new Pointer() : host(MemorySegment.ofArray(array));
     }
 
+    /** Host memory over 32-bit values, e.g. INT32; null gives the null pointer. */
     public static Pointer to(int[] array) {
         return array == null ? new Pointer() : host(MemorySegment.ofArray(array));
     }
 
+    /** Host memory over 64-bit values, e.g. INT64; null gives the null pointer. */
     public static Pointer to(long[] array) {
         return array == null ? new Pointer() : host(MemorySegment.ofArray(array));
     }
 
+    /** Host memory over bytes, e.g. INT8, UINT8 or BOOL values; null gives the null pointer. */
     public static Pointer to(byte[] array) {
         return array == null ? new Pointer() : host(MemorySegment.ofArray(array));
     }
@@ -77,6 +81,7 @@ public final class Pointer {
         return t == null ? new Pointer() : new Pointer(t.block, t.byteOffset + bytes);
     }
 
+    /** Whether this is the null pointer. */
     public boolean isNull() {
         return target == null;
     }

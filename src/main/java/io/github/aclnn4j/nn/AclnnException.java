@@ -11,6 +11,7 @@ public class AclnnException extends RuntimeException {
 
     private final int status;
 
+    /** A failure with layer 1's {@code status} and {@code message}. */
     public AclnnException(int status, String message) {
         super(message);
         this.status = status;

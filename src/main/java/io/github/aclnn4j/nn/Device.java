@@ -103,6 +103,23 @@ public final class Device implements AutoCloseable {
         return new Tensor(this, s, DType.INT32, shape.clone(), Tensor.contiguousStrides(shape), 0);
     }
 
+    /**
+     * A tensor of {@code dtype} from its elements' bytes in row-major order and native byte order
+     * (for readers of files, such as {@link Npy}).
+     *
+     * @throws IllegalArgumentException when the byte count is not the shape's
+     */
+    Tensor fromBytes(DType dtype, byte[] bytes, long... shape) {
+        long n = Tensor.count(shape);
+        if (bytes.length != n * dtype.byteSize()) {
+            throw new IllegalArgumentException(bytes.length + " bytes do not hold " + dtype + " "
+                    + java.util.Arrays.toString(shape));
+        }
+        Storage s = allocate(dtype, n);
+        copyIn(s, bytes);
+        return new Tensor(this, s, dtype, shape.clone(), Tensor.contiguousStrides(shape), 0);
+    }
+
     /** A tensor of {@code dtype} filled with zeros. */
     public Tensor zeros(DType dtype, long... shape) {
         Storage s = allocate(dtype, Tensor.count(shape));

@@ -248,6 +248,7 @@ public final class Functional {
             }
         }
 
+        /** Destroys the descriptors; closes the outputs again when the call did not launch. */
         @Override
         public void close() {
             for (AclTensor a : descriptors) {

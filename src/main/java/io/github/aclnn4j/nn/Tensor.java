@@ -42,6 +42,7 @@ public final class Tensor implements AutoCloseable {
         }
     }
 
+    /** The element type. */
     public DType dtype() {
         return dtype;
     }
@@ -61,14 +62,17 @@ public final class Tensor implements AutoCloseable {
         return offset;
     }
 
+    /** The number of dimensions (0 for a scalar). */
     public int rank() {
         return shape.length;
     }
 
+    /** The number of elements: the product of the shape. */
     public long numel() {
         return count(shape);
     }
 
+    /** The device whose memory this view is of. */
     public Device device() {
         return device;
     }
@@ -187,6 +191,18 @@ public final class Tensor implements AutoCloseable {
         ByteBuffer b = read();
         long[] out = new long[Math.toIntExact(numel())];
         forEachOffset((i, at) -> out[i] = longAt(b, at));
+        return out;
+    }
+
+    /**
+     * The elements' bytes in row-major order of the shape and native byte order, after the device's
+     * work (for writers of files, such as {@link Npy}).
+     */
+    byte[] toBytes() {
+        ByteBuffer b = read();
+        int size = dtype.byteSize();
+        byte[] out = new byte[Math.toIntExact(numel() * size)];
+        forEachOffset((i, at) -> b.get(at, out, i * size, size));
         return out;
     }
 
