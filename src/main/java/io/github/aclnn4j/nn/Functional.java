@@ -16,8 +16,9 @@ import java.util.List;
 /**
  * The ten operators as functions: each makes its outputs on its inputs' device, plans and launches
  * the layer-1 operator there, and returns without waiting. A null optional input is absent; a null
- * required one is layer 1's {@code 161001}. Outputs have self's dtype; a MEAN or SUM loss is a 0-d
- * tensor. Every layer-1 failure is an {@link AclnnException} with its status and message, so are
+ * required one is layer 1's {@code 161001}. Outputs have self's dtype (BCE with logits and its
+ * backward: target's, PReLU: self's and weight's promoted, as layer 1 requires); a MEAN or SUM loss
+ * is a 0-d tensor. Every layer-1 failure is an {@link AclnnException} with its status and message, so are
  * inputs of two devices and closed tensors (161002); a failure while running is thrown by the read
  * that waits for it.
  */
@@ -39,7 +40,7 @@ public final class Functional {
     public static Tensor binaryCrossEntropyWithLogits(Tensor self, Tensor target, Tensor weight, Tensor posWeight,
             Reduction r) {
         try (Call c = new Call(self, target, weight, posWeight)) {
-            Tensor out = c.output(self, lossShape(self, r));
+            Tensor out = c.output(target != null ? target : self, lossShape(self, r));
             c.run((ws, ex) -> Aclnn.binaryCrossEntropyWithLogitsGetWorkspaceSize(c.acl(self), c.acl(target),
                     c.acl(weight), c.acl(posWeight), code(r), c.acl(out), ws, ex), Aclnn::binaryCrossEntropyWithLogits);
             return out;
@@ -68,8 +69,9 @@ public final class Functional {
             boolean valid = mask != null && mask.length == 3;
             Tensor gradInput = valid && mask[0] ? call.output(gradOut, input == null ? null : input.shape()) : null;
             Tensor statistics = mean != null ? mean : gradOut;
-            Tensor gradGamma = valid && mask[1] ? call.output(statistics, new long[] {c}) : null;
-            Tensor gradBeta = valid && mask[2] ? call.output(statistics, new long[] {c}) : null;
+            long[] perChannel = gamma != null ? gamma.shape() : new long[] {c};
+            Tensor gradGamma = valid && mask[1] ? call.output(statistics, perChannel) : null;
+            Tensor gradBeta = valid && mask[2] ? call.output(statistics, perChannel) : null;
             AclBoolArray m = mask == null ? null : Acl.createBoolArray(mask, mask.length);
             try {
                 call.run((ws, ex) -> Aclnn.groupNormBackwardGetWorkspaceSize(call.acl(gradOut), call.acl(input),
@@ -109,7 +111,7 @@ public final class Functional {
     /** {@code aclnnPrelu}: {@code max(0, x) + weight·min(0, x)}, weight per channel (dimension 1) or single. */
     public static Tensor prelu(Tensor self, Tensor weight) {
         try (Call c = new Call(self, weight)) {
-            Tensor out = c.output(self, self == null ? null : self.shape());
+            Tensor out = c.output(self, self == null ? null : self.shape(), promoted(self, weight));
             c.run((ws, ex) -> Aclnn.preluGetWorkspaceSize(c.acl(self), c.acl(weight), c.acl(out), ws, ex),
                     Aclnn::prelu);
             return out;
@@ -149,12 +151,20 @@ public final class Functional {
     public static Tensor binaryCrossEntropyWithLogitsBackward(Tensor gradOutput, Tensor self, Tensor target,
             Tensor weight, Tensor posWeight, Reduction r) {
         try (Call c = new Call(gradOutput, self, target, weight, posWeight)) {
-            Tensor out = c.output(self, self == null ? null : self.shape());
+            Tensor out = c.output(target != null ? target : self, self == null ? null : self.shape());
             c.run((ws, ex) -> Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(c.acl(gradOutput),
                     c.acl(self), c.acl(target), c.acl(weight), c.acl(posWeight), code(r), c.acl(out), ws, ex),
                     Aclnn::binaryCrossEntropyWithLogitsBackward);
             return out;
         }
+    }
+
+    /** PReLU's compute dtype, as layer 1 promotes two: one dtype, DOUBLE with DOUBLE, else FLOAT. */
+    private static DType promoted(Tensor self, Tensor weight) {
+        if (self == null || weight == null || self.dtype() == weight.dtype()) {
+            return self == null ? null : self.dtype();
+        }
+        return self.dtype() == DType.DOUBLE || weight.dtype() == DType.DOUBLE ? DType.DOUBLE : DType.FLOAT;
     }
 
     private static long[] lossShape(Tensor self, Reduction r) {
@@ -207,10 +217,14 @@ public final class Functional {
 
         /** A new tensor of {@code like}'s dtype, or null where the shape is unknown (a null input: layer 1 reports it). */
         Tensor output(Tensor like, long[] shape) {
+            return like == null ? null : output(like, shape, like.dtype());
+        }
+
+        Tensor output(Tensor like, long[] shape, DType dtype) {
             if (like == null || shape == null) {
                 return null;
             }
-            Tensor t = new Tensor(device, device.allocate(like.dtype(), Tensor.count(shape)), like.dtype(), shape,
+            Tensor t = new Tensor(device, device.allocate(dtype, Tensor.count(shape)), dtype, shape,
                     Tensor.contiguousStrides(shape), 0);
             outputs.add(t);
             return t;

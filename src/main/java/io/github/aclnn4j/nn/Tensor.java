@@ -215,7 +215,11 @@ public final class Tensor implements AutoCloseable {
         return toFloatArray()[0];
     }
 
-    /** Frees the memory once no other open view uses it; a second close does nothing. */
+    /**
+     * Gives the memory back once no other open view uses it; a second close does nothing. The memory
+     * is freed when the device's stream is done with it, at the next {@link Device#synchronize()} or
+     * read, so an operator already queued on this tensor still reads it.
+     */
     @Override
     public void close() {
         synchronized (device) {
