@@ -20,13 +20,8 @@ import io.github.aclnn4j.acl.AclTensor;
 import io.github.aclnn4j.acl.Aclnn;
 import io.github.aclnn4j.acl.Pointer;
 import io.github.aclnn4j.testing.TestDevice;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -40,27 +35,7 @@ import org.junit.jupiter.api.function.Executable;
  * toFloatArray), after which the device goes on working. Mixing two devices' tensors, a closed
  * tensor and a closed device are 161002.
  */
-class ExceptionsTest {
-    private static Device device;
-    private final List<Tensor> made = new ArrayList<>();
-
-    @BeforeAll
-    static void open() {
-        device = Device.open();
-    }
-
-    @AfterAll
-    static void close() {
-        device.close();
-        TestDevice.init(); // a failed aclrtSetDevice must not leave this thread on another device
-    }
-
-    @AfterEach
-    void closeTensors() {
-        made.forEach(Tensor::close);
-        made.clear();
-    }
-
+class ExceptionsTest extends SharedDevice {
     /** {@code in} built in layer 2 on {@code device}. */
     private Tensor l2(Input in) {
         return in == null ? null : in.build(device, made);

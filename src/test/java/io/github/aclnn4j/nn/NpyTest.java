@@ -25,9 +25,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,33 +39,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * saves it) read as NumPy reads them, and malformed files refused with a message, never read as
  * something else.
  */
-class NpyTest {
-    private static Device device;
-    private final List<Tensor> made = new ArrayList<>();
-
+class NpyTest extends SharedDevice {
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    static void open() {
-        device = Device.open();
-    }
-
-    @AfterAll
-    static void close() {
-        device.close();
-    }
-
-    @AfterEach
-    void closeTensors() {
-        made.forEach(Tensor::close);
-        made.clear();
-    }
-
-    private Tensor keep(Tensor t) {
-        made.add(t);
-        return t;
-    }
 
     // ---- helpers written from the format's description, independently of Npy
 

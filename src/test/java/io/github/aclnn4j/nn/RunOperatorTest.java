@@ -23,9 +23,6 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,33 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * under the CANN documents' names; usage errors are exit status 2 with a message and the usage,
  * operator failures 1 with the status and layer 1's message, and nothing is written then.
  */
-class RunOperatorTest {
-    private static Device device;
-    private final List<Tensor> made = new ArrayList<>();
-
+class RunOperatorTest extends SharedDevice {
     @TempDir
     Path tmp;
-
-    @BeforeAll
-    static void open() {
-        device = Device.open();
-    }
-
-    @AfterAll
-    static void close() {
-        device.close();
-    }
-
-    @AfterEach
-    void closeTensors() {
-        made.forEach(Tensor::close);
-        made.clear();
-    }
-
-    private Tensor keep(Tensor t) {
-        made.add(t);
-        return t;
-    }
 
     /** What a run returned and printed. */
     private record Result(int status, String out, String err) {}

@@ -8,14 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,30 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * kept exactly; INT64/INT32 read back exactly; zeros of every dtype; item() of 0-d and one-element
  * tensors.
  */
-class ViewsTest {
-    private static Device device;
-    private final List<Tensor> made = new ArrayList<>();
-
-    @BeforeAll
-    static void open() {
-        device = Device.open();
-    }
-
-    @AfterAll
-    static void close() {
-        device.close();
-    }
-
-    @AfterEach
-    void closeTensors() {
-        made.forEach(Tensor::close);
-        made.clear();
-    }
-
-    private <T extends Tensor> T keep(T t) {
-        made.add(t);
-        return t;
-    }
+class ViewsTest extends SharedDevice {
 
     private static float[] values(int n) {
         float[] v = new float[n];
