@@ -11,7 +11,8 @@ import java.util.Arrays;
 
 /**
  * A view of device memory: dtype, shape, strides and offset in elements over a storage that its
- * views share. Views ({@link #transpose}, {@link #permute}, {@link #expand}, {@link #slice}) copy
+ * views share. Views ({@link #transpose}, {@link #permute}, {@link #expand}, {@link #slice},
+ * {@link #view}) copy
  * nothing and go to the operators as strided tensors; the memory is freed when the last open view
  * of it closes, or when its {@link Device} closes. Reads ({@link #toFloatArray}, {@link #item})
  * wait for the device's operators.
@@ -144,6 +145,61 @@ public final class Tensor implements AutoCloseable {
             }
         }
         return view(s, st, offset);
+    }
+
+    /**
+     * The same elements in {@code newShape}, row-major, without a copy: PyTorch's {@code view}, for
+     * a tensor whose elements lie contiguously in row-major order; one dimension may be -1, the
+     * size the others leave.
+     *
+     * @throws IllegalArgumentException for a shape of another element count
+     * @throws IllegalStateException for a view whose elements are not contiguous (transposed,
+     *     sliced with a step, expanded), which only a copy could reshape
+     */
+    public Tensor view(long... newShape) {
+        long[] s = newShape.clone();
+        int inferred = -1;
+        long known = 1;
+        for (int i = 0; i < s.length; i++) {
+            if (s[i] == -1 && inferred < 0) {
+                inferred = i;
+            } else if (s[i] < 0) {
+                throw new IllegalArgumentException("view: invalid shape " + Arrays.toString(newShape));
+            } else {
+                known = Math.multiplyExact(known, s[i]);
+            }
+        }
+        if (inferred >= 0) {
+            if (known == 0 || numel() % known != 0) {
+                throw new IllegalArgumentException("view: " + Arrays.toString(newShape) + " cannot hold the "
+                        + numel() + " elements of " + Arrays.toString(shape));
+            }
+            s[inferred] = numel() / known;
+        }
+        if (count(s) != numel()) {
+            throw new IllegalArgumentException("view: " + Arrays.toString(newShape) + " holds " + count(s)
+                    + " elements, " + Arrays.toString(shape) + " has " + numel());
+        }
+        if (!contiguous()) {
+            throw new IllegalStateException("view: the elements of this " + Arrays.toString(shape) + " view (strides "
+                    + Arrays.toString(strides) + ") are not contiguous; only a copy could reshape them");
+        }
+        return view(s, contiguousStrides(s), offset);
+    }
+
+    /** Whether the elements lie in row-major order one after the other (dimensions of size 1 aside). */
+    private boolean contiguous() {
+        long expected = 1;
+        for (int i = shape.length - 1; i >= 0; i--) {
+            if (shape[i] == 0) {
+                return true;
+            }
+            if (shape[i] != 1 && strides[i] != expected) {
+                return false;
+            }
+            expected *= shape[i];
+        }
+        return true;
     }
 
     /**

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
  * PReLU → a BCE-with-logits head and an NLLLoss head, each differentiated back to x, gamma, beta
  * and the PReLU weight) written with layer 2: every loss and gradient is PyTorch autograd's value
  * from golden/training_step.txt (tools/golden/training_step.py, float64), within TrainingStepTest's
- * tolerances. Layer 2 has no reshape, so y's [N, C·L] view for NLLLoss and the gradient's way back
- * to [N, C, L] go through the host (the same floats).
+ * tolerances. y is seen as [N, C·L] for NLLLoss, and its gradient as [N, C, L] again, through
+ * {@link Tensor#view}: the same memory, as the demo's second aclTensor.
  */
 class LayerTwoTrainingStepTest {
     /** As TrainingStepTest: relative 1e-5, absolute 5e-7 for %f's rounding plus 5e-7 for cancellation. */
@@ -84,7 +84,7 @@ class LayerTwoTrainingStepTest {
             assertArrayEquals(new long[] {n, group}, norm.mean().shape());
             Tensor y = Functional.prelu(h, preluWeight);
             Tensor bceLoss = Functional.binaryCrossEntropyWithLogits(y, bceTarget, null, posWeight, Reduction.MEAN);
-            Tensor yRows = device.tensor(y.toFloatArray(), n, c * l);
+            Tensor yRows = y.view(n, c * l); // the same memory as [N, C·L], as the demo's second aclTensor
             NllLossResult nll = Functional.nllLoss(yRows, nllTarget, nllWeight, Reduction.MEAN, ignoreIndex);
 
             // head 1's backward
@@ -98,7 +98,7 @@ class LayerTwoTrainingStepTest {
             Tensor nllGradYRows = Functional.nllLossBackward(gradOutput, yRows, nllTarget, nllWeight, Reduction.MEAN,
                     ignoreIndex, nll.totalWeight());
             assertArrayEquals(new long[] {n, c * l}, nllGradYRows.shape());
-            Tensor nllGradY = device.tensor(nllGradYRows.toFloatArray(), n, c, l);
+            Tensor nllGradY = nllGradYRows.view(n, c, l);
             PreluGrads nllPrelu = Functional.preluBackward(nllGradY, h, preluWeight);
             GroupNormGrads nllNorm = Functional.groupNormBackward(nllPrelu.gradInput(), x, norm.mean(), norm.rstd(),
                     gamma, n, c, l, group, mask);
