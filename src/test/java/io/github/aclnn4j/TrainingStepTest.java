@@ -7,9 +7,8 @@ import io.github.aclnn4j.acl.Acl;
 import io.github.aclnn4j.demo.TrainingStepExample;
 import io.github.aclnn4j.testing.Examples;
 import io.github.aclnn4j.testing.TestDevice;
+import io.github.aclnn4j.testing.TrainingStepGolden;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +50,7 @@ class TrainingStepTest {
 
     @Test
     void lossesAndGradientsAreTorchAutograds() throws IOException {
-        Map<String, Double> golden = golden();
+        Map<String, Double> golden = TrainingStepGolden.values();
         Map<String, Double> printed = new LinkedHashMap<>();
         List<String> lines = run();
         for (String line : lines) {
@@ -70,24 +69,6 @@ class TrainingStepTest {
         });
         assertTrue(wrong.isEmpty(),
                 () -> "differ from PyTorch autograd beyond the tolerance:\n" + String.join("\n", wrong));
-    }
-
-    /** NAME INDEX VALUE lines, '#' comments. */
-    private static Map<String, Double> golden() throws IOException {
-        Map<String, Double> values = new LinkedHashMap<>();
-        try (InputStream in = TrainingStepTest.class.getResourceAsStream("/golden/training_step.txt")) {
-            assertTrue(in != null,
-                    "golden/training_step.txt is missing: run /usr/bin/python3 tools/golden/training_step.py");
-            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList()) {
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                String[] f = line.trim().split(" ");
-                assertEquals(3, f.length, () -> "bad golden line: " + line);
-                values.put(f[0] + "[" + f[1] + "]", Double.parseDouble(f[2]));
-            }
-        }
-        return values;
     }
 
     /** Runs the example with System.out captured; it must return 0. Returns the printed lines. */

@@ -2,12 +2,10 @@ package io.github.aclnn4j.nn;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.aclnn4j.testing.TrainingStepGolden;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -31,7 +29,7 @@ class LayerTwoTrainingStepTest {
     @Test
     void lossesAndGradientsAreTorchAutograds() throws IOException {
         Map<String, float[]> got = run();
-        Map<String, Double> golden = golden();
+        Map<String, Double> golden = TrainingStepGolden.values();
         List<String> names = new ArrayList<>();
         got.forEach((name, values) -> {
             for (int i = 0; i < values.length; i++) {
@@ -116,23 +114,5 @@ class LayerTwoTrainingStepTest {
             out.put("nllGradPreluWeight", nllPrelu.gradWeight().toFloatArray());
         }
         return out;
-    }
-
-    /** NAME INDEX VALUE lines, '#' comments, as TrainingStepTest reads them. */
-    private static Map<String, Double> golden() throws IOException {
-        Map<String, Double> values = new LinkedHashMap<>();
-        try (InputStream in = LayerTwoTrainingStepTest.class.getResourceAsStream("/golden/training_step.txt")) {
-            assertNotNull(in,
-                    "golden/training_step.txt is missing: run /usr/bin/python3 tools/golden/training_step.py");
-            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList()) {
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                String[] f = line.trim().split(" ");
-                assertEquals(3, f.length, () -> "bad golden line: " + line);
-                values.put(f[0] + "[" + f[1] + "]", Double.parseDouble(f[2]));
-            }
-        }
-        return values;
     }
 }
