@@ -81,26 +81,20 @@ public final class Device implements AutoCloseable {
      *     holds a value the integer type cannot
      */
     public Tensor tensor(DType dtype, float[] data, long... shape) {
-        long n = checkedCount(data.length, shape);
-        Storage s = allocate(dtype, n);
-        copyIn(s, Encoding.encode(dtype, data));
-        return new Tensor(this, s, dtype, shape.clone(), Tensor.contiguousStrides(shape), 0);
+        checkedCount(data.length, shape);
+        return fromBytes(dtype, Encoding.encode(dtype, data), shape);
     }
 
     /** An INT64 tensor holding {@code data} in row-major order. */
     public Tensor tensor(long[] data, long... shape) {
-        long n = checkedCount(data.length, shape);
-        Storage s = allocate(DType.INT64, n);
-        copyIn(s, Encoding.encode(data));
-        return new Tensor(this, s, DType.INT64, shape.clone(), Tensor.contiguousStrides(shape), 0);
+        checkedCount(data.length, shape);
+        return fromBytes(DType.INT64, Encoding.encode(data), shape);
     }
 
     /** An INT32 tensor holding {@code data} in row-major order. */
     public Tensor tensor(int[] data, long... shape) {
-        long n = checkedCount(data.length, shape);
-        Storage s = allocate(DType.INT32, n);
-        copyIn(s, Encoding.encode(data));
-        return new Tensor(this, s, DType.INT32, shape.clone(), Tensor.contiguousStrides(shape), 0);
+        checkedCount(data.length, shape);
+        return fromBytes(DType.INT32, Encoding.encode(data), shape);
     }
 
     /**
@@ -117,14 +111,12 @@ public final class Device implements AutoCloseable {
         }
         Storage s = allocate(dtype, n);
         copyIn(s, bytes);
-        return new Tensor(this, s, dtype, shape.clone(), Tensor.contiguousStrides(shape), 0);
+        return contiguous(s, dtype, shape);
     }
 
     /** A tensor of {@code dtype} filled with zeros. */
     public Tensor zeros(DType dtype, long... shape) {
-        Storage s = allocate(dtype, Tensor.count(shape));
-        check(AclRt.memset(s.pointer, s.bytes, 0, s.bytes));
-        return new Tensor(this, s, dtype, shape.clone(), Tensor.contiguousStrides(shape), 0);
+        return newTensor(dtype, shape);
     }
 
     /**
@@ -193,8 +185,17 @@ public final class Device implements AutoCloseable {
         }
     }
 
+    /** A row-major tensor over fresh memory, which aclrtMalloc gives zeroed (an operator's output, say). */
+    Tensor newTensor(DType dtype, long... shape) {
+        return contiguous(allocate(dtype, Tensor.count(shape)), dtype, shape);
+    }
+
+    private Tensor contiguous(Storage s, DType dtype, long[] shape) {
+        return new Tensor(this, s, dtype, shape.clone(), Tensor.contiguousStrides(shape), 0);
+    }
+
     /** Fresh storage for {@code elements} of {@code dtype} (at least one byte, so empty tensors have an address). */
-    synchronized Storage allocate(DType dtype, long elements) {
+    private synchronized Storage allocate(DType dtype, long elements) {
         requireOpen();
         bind();
         if (releasedBytes > DEFERRED_LIMIT) {
@@ -250,13 +251,12 @@ public final class Device implements AutoCloseable {
         releasedBytes = 0;
     }
 
-    private static long checkedCount(int length, long[] shape) {
+    private static void checkedCount(int length, long[] shape) {
         long n = Tensor.count(shape);
         if (n != length) {
             throw new IllegalArgumentException("data has " + length + " elements, the shape "
                     + java.util.Arrays.toString(shape) + " holds " + n);
         }
-        return n;
     }
 
     /** Layer 1's status as an exception, with its message. */

@@ -111,7 +111,8 @@ public final class Functional {
     /** {@code aclnnPrelu}: {@code max(0, x) + weight·min(0, x)}, weight per channel (dimension 1) or single. */
     public static Tensor prelu(Tensor self, Tensor weight) {
         try (Call c = new Call(self, weight)) {
-            Tensor out = c.output(self, self == null ? null : self.shape(), promoted(self, weight));
+            DType promoted = self == null || weight == null ? null : DType.promote(self.dtype(), weight.dtype());
+            Tensor out = c.output(self, self == null ? null : self.shape(), promoted);
             c.run((ws, ex) -> Aclnn.preluGetWorkspaceSize(c.acl(self), c.acl(weight), c.acl(out), ws, ex),
                     Aclnn::prelu);
             return out;
@@ -157,14 +158,6 @@ public final class Functional {
                     Aclnn::binaryCrossEntropyWithLogitsBackward);
             return out;
         }
-    }
-
-    /** PReLU's compute dtype, as layer 1 promotes two: one dtype, DOUBLE with DOUBLE, else FLOAT. */
-    private static DType promoted(Tensor self, Tensor weight) {
-        if (self == null || weight == null || self.dtype() == weight.dtype()) {
-            return self == null ? null : self.dtype();
-        }
-        return self.dtype() == DType.DOUBLE || weight.dtype() == DType.DOUBLE ? DType.DOUBLE : DType.FLOAT;
     }
 
     private static long[] lossShape(Tensor self, Reduction r) {
@@ -217,15 +210,15 @@ public final class Functional {
 
         /** A new tensor of {@code like}'s dtype, or null where the shape is unknown (a null input: layer 1 reports it). */
         Tensor output(Tensor like, long[] shape) {
-            return like == null ? null : output(like, shape, like.dtype());
+            return output(like, shape, null);
         }
 
+        /** As {@link #output(Tensor, long[])}, of {@code dtype} unless that is null. */
         Tensor output(Tensor like, long[] shape, DType dtype) {
             if (like == null || shape == null) {
                 return null;
             }
-            Tensor t = new Tensor(device, device.allocate(dtype, Tensor.count(shape)), dtype, shape,
-                    Tensor.contiguousStrides(shape), 0);
+            Tensor t = device.newTensor(dtype == null ? like.dtype() : dtype, shape);
             outputs.add(t);
             return t;
         }

@@ -27,11 +27,7 @@ public final class Tensor implements AutoCloseable {
     private boolean closed;
 
     Tensor(Device device, Device.Storage storage, DType dtype, long[] shape, long[] strides, long offset) {
-        for (long d : shape) {
-            if (d < 0) {
-                throw new IllegalArgumentException("negative dimension in shape " + Arrays.toString(shape));
-            }
-        }
+        count(shape); // no negative dimension
         this.device = device;
         this.storage = storage;
         this.dtype = dtype;
