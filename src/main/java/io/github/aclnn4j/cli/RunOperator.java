@@ -62,6 +62,11 @@ public final class RunOperator {
         boolean takes(String input) {
             return inputs.contains(input);
         }
+
+        /** The inputs, optional ones in brackets: {@code gradOutput self target [weight]}. */
+        List<String> signature() {
+            return inputs.stream().map(i -> optional.contains(i) ? "[" + i + "]" : i).toList();
+        }
     }
 
     private static final List<String> REDUCTION = List.of("reduction");
@@ -155,17 +160,13 @@ public final class RunOperator {
 
                 """);
         for (Op op : OPS) {
-            List<String> in = new ArrayList<>();
-            for (String name : op.inputs) {
-                in.add(op.optional.contains(name) ? "[" + name + "]" : name);
-            }
             List<String> opts = new ArrayList<>();
             for (String option : op.options) {
                 if (!SIZES.contains(option) || option.equals("n")) {
                     opts.add(option.equals("n") ? "--n --c --hxw" : "--" + option);
                 }
             }
-            b.append(String.format(Locale.ROOT, "  %-36s %s%n  %-36s   -> %s%s%n", op.name, String.join(" ", in), "",
+            b.append(String.format(Locale.ROOT, "  %-36s %s%n  %-36s   -> %s%s%n", op.name, String.join(" ", op.signature()), "",
                     String.join(" ", op.outputs), opts.isEmpty() ? "" : "   (" + String.join(" ", opts) + ")"));
         }
         b.append('\n').append(DEFAULTS);
@@ -285,9 +286,7 @@ public final class RunOperator {
                 files.put(name, hasPlain ? plain : alias);
             } else if (!op.optional.contains(name)) {
                 throw new UsageException("missing input " + plain + " (" + op.name + " takes "
-                        + String.join(", ", op.inputs.stream().map(i -> op.optional.contains(i) ? "[" + i + "]" : i)
-                                .toList())
-                        + ")");
+                        + String.join(", ", op.signature()) + ")");
             }
         }
         Set<String> ignored = new TreeSet<>();
