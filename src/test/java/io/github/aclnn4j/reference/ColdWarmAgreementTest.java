@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.github.aclnn4j.testing.ChildJvm;
 import io.github.aclnn4j.testing.TestDevice;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -21,22 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class ColdWarmAgreementTest {
     private static final int SEEDS = 30;
-    private static final int MAX_NUMEL = 3 * 4096 + 100;
-    private static final Map<String, BiFunction<Long, Boolean, long[][]>> OPERATORS = new LinkedHashMap<>();
-
-    static {
-        OPERATORS.put("BinaryCrossEntropyBackward", (s, d) -> BinaryCrossEntropyBackwardCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("BinaryCrossEntropyWithLogits", (s, d) -> BinaryCrossEntropyWithLogitsCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("PreluBackward", (s, d) -> PreluBackwardCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("GroupNormBackward", (s, d) -> GroupNormBackwardCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("NllLossBackward", (s, d) -> NllLossBackwardCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("BinaryCrossEntropy", (s, d) -> BinaryCrossEntropyCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("Prelu", (s, d) -> PreluCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("GroupNorm", (s, d) -> GroupNormCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("NllLoss", (s, d) -> NllLossCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("BinaryCrossEntropyWithLogitsBackward",
-                (s, d) -> BinaryCrossEntropyWithLogitsBackwardCase.run(s, MAX_NUMEL, d));
-    }
+    private static final Map<String, BiFunction<Long, Boolean, long[][]>> OPERATORS = OperatorCases.all();
 
     @Test
     void sameBitsColdAndWarm() throws Exception {
@@ -65,9 +48,7 @@ class ColdWarmAgreementTest {
         for (Map.Entry<String, BiFunction<Long, Boolean, long[][]>> op : OPERATORS.entrySet()) {
             for (long seed = first; seed < first + SEEDS; seed++) {
                 for (boolean dense : new boolean[] {false, true}) {
-                    long[][] bits = op.getValue().apply(seed, dense);
-                    System.out.println("case " + op.getKey() + " seed " + seed + " dense " + dense + " digest "
-                            + Arrays.deepHashCode(bits) + "/" + Arrays.stream(bits).mapToInt(b -> b.length).sum());
+                    System.out.println(OperatorCases.line(op.getKey(), seed, dense, op.getValue().apply(seed, dense)));
                 }
             }
             first += 0x1000L;

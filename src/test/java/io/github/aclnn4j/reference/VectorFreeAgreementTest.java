@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.github.aclnn4j.testing.ChildJvm;
 import io.github.aclnn4j.testing.TestDevice;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -23,7 +21,6 @@ import org.junit.jupiter.api.Test;
  */
 class VectorFreeAgreementTest {
     private static final int SEEDS = 30;
-    private static final int MAX_NUMEL = 3 * 4096 + 100;
 
     /**
      * The operators whose plain-Java path is the Vector API's computation: element by element, and
@@ -32,19 +29,9 @@ class VectorFreeAgreementTest {
      * add their sums in fp32 chunks of their own, so their reductions mostly round to the same bits,
      * not always.
      */
-    private static final Map<String, BiFunction<Long, Boolean, long[][]>> OPERATORS = new LinkedHashMap<>();
-
-    static {
-        OPERATORS.put("BinaryCrossEntropyBackward", (s, d) -> BinaryCrossEntropyBackwardCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("NllLossBackward", (s, d) -> NllLossBackwardCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("Prelu", (s, d) -> PreluCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("BinaryCrossEntropyWithLogitsBackward",
-                (s, d) -> BinaryCrossEntropyWithLogitsBackwardCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("NllLoss", (s, d) -> NllLossCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("GroupNorm", (s, d) -> GroupNormCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("BinaryCrossEntropy", (s, d) -> BinaryCrossEntropyCase.run(s, MAX_NUMEL, d));
-        OPERATORS.put("BinaryCrossEntropyWithLogits", (s, d) -> BinaryCrossEntropyWithLogitsCase.run(s, MAX_NUMEL, d));
-    }
+    private static final Map<String, BiFunction<Long, Boolean, long[][]>> OPERATORS = OperatorCases.named(
+            "BinaryCrossEntropyBackward", "NllLossBackward", "Prelu", "BinaryCrossEntropyWithLogitsBackward", "NllLoss",
+            "GroupNorm", "BinaryCrossEntropy", "BinaryCrossEntropyWithLogits");
 
     @Test
     void sameBitsWithoutTheVectorApi() throws Exception {
@@ -70,23 +57,19 @@ class VectorFreeAgreementTest {
             if (StoredType.FLOATS[new SplittableRandom(seed).nextInt(StoredType.FLOATS.length)] != StoredType.FLOAT) {
                 continue; // CaseRandom's first draw: a dense case's one dtype
             }
-            lines.add(line("PreluBackward FLOAT", seed, true, PreluBackwardCase.run(seed, MAX_NUMEL, true)));
+            lines.add(OperatorCases.line("PreluBackward FLOAT", seed, true,
+                    PreluBackwardCase.run(seed, OperatorCases.MAX_NUMEL, true)));
             cases++;
         }
         for (Map.Entry<String, BiFunction<Long, Boolean, long[][]>> op : OPERATORS.entrySet()) {
             long first = 0xF0_0000L + 0x1000L * lines.size();
             for (long seed = first; seed < first + SEEDS; seed++) {
                 for (boolean dense : new boolean[] {false, true}) {
-                    lines.add(line(op.getKey(), seed, dense, op.getValue().apply(seed, dense)));
+                    lines.add(OperatorCases.line(op.getKey(), seed, dense, op.getValue().apply(seed, dense)));
                 }
             }
         }
         return lines;
-    }
-
-    private static String line(String operator, long seed, boolean dense, long[][] bits) {
-        return "case " + operator + " seed " + seed + " dense " + dense + " digest " + Arrays.deepHashCode(bits) + "/"
-                + Arrays.stream(bits).mapToInt(b -> b.length).sum();
     }
 
     /** The child's side: the same cases, their digests on stdout. */
