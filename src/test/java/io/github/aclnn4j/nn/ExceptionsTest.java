@@ -20,6 +20,7 @@ import io.github.aclnn4j.acl.AclTensor;
 import io.github.aclnn4j.acl.Aclnn;
 import io.github.aclnn4j.acl.Pointer;
 import io.github.aclnn4j.testing.TestDevice;
+import io.github.aclnn4j.tensor.Shapes;
 import java.util.Arrays;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -60,13 +61,13 @@ class ExceptionsTest extends SharedDevice {
     }
 
     private static Input ones(DType d, long... shape) {
-        float[] v = new float[Math.toIntExact(Input.numel(shape))];
+        float[] v = new float[Math.toIntExact(Shapes.numel(shape))];
         Arrays.fill(v, 1f);
         return Input.of(d, v, shape);
     }
 
     private static Input ramp(DType d, float from, float step, long... shape) {
-        float[] v = new float[Math.toIntExact(Input.numel(shape))];
+        float[] v = new float[Math.toIntExact(Shapes.numel(shape))];
         for (int i = 0; i < v.length; i++) {
             v[i] = from + step * i;
         }

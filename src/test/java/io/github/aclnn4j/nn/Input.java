@@ -3,6 +3,7 @@ package io.github.aclnn4j.nn;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.aclnn4j.tensor.Shapes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -104,7 +105,7 @@ final class Input {
     /** A float input of view shape {@code shape} made as {@code form} says, its base drawn from {@code values}. */
     static Input floats(DType dtype, long[] shape, Form form, DoubleSupplier values) {
         Plan p = plan(shape, form);
-        float[] data = new float[Math.toIntExact(numel(p.base))];
+        float[] data = new float[Math.toIntExact(Shapes.numel(p.base))];
         for (int i = 0; i < data.length; i++) {
             data[i] = (float) values.getAsDouble();
         }
@@ -114,7 +115,7 @@ final class Input {
     /** An INT64 or INT32 input, as {@link #floats}. */
     static Input longs(DType dtype, long[] shape, Form form, LongSupplier values) {
         Plan p = plan(shape, form);
-        long[] data = new long[Math.toIntExact(numel(p.base))];
+        long[] data = new long[Math.toIntExact(Shapes.numel(p.base))];
         for (int i = 0; i < data.length; i++) {
             data[i] = values.getAsLong();
         }
@@ -217,7 +218,7 @@ final class Input {
 
     /** The view's elements in row-major order, as the dtype stores them, widened to float. */
     float[] viewValues() {
-        int n = Math.toIntExact(numel(shape));
+        int n = Math.toIntExact(Shapes.numel(shape));
         float[] out = new float[n];
         long[] index = new long[shape.length];
         for (int i = 0; i < n; i++) {
@@ -260,14 +261,6 @@ final class Input {
             s *= Math.max(shape[i], 1);
         }
         return strides;
-    }
-
-    static long numel(long[] shape) {
-        long n = 1;
-        for (long d : shape) {
-            n *= d;
-        }
-        return n;
     }
 
     private static void swap(long[] a, int i, int j) {

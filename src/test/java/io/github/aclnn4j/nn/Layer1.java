@@ -15,6 +15,7 @@ import io.github.aclnn4j.acl.AclTensor;
 import io.github.aclnn4j.acl.AclrtStream;
 import io.github.aclnn4j.acl.Pointer;
 import io.github.aclnn4j.testing.TestDevice;
+import io.github.aclnn4j.tensor.Shapes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -92,7 +93,7 @@ final class Layer1 implements AutoCloseable {
 
     /** A zero-filled contiguous output. */
     Output output(DType dtype, long... shape) {
-        Pointer dev = malloc(Input.numel(shape) * dtype.byteSize());
+        Pointer dev = malloc(Shapes.numel(shape) * dtype.byteSize());
         return new Output(tensor(shape, Input.contiguousStrides(shape), 0, dtype, shape, dev), dev, dtype,
                 shape.clone());
     }
@@ -155,7 +156,7 @@ final class Layer1 implements AutoCloseable {
 
     /** An output's elements, 16-bit dtypes widened to float. */
     float[] read(Output out) {
-        int n = Math.toIntExact(Input.numel(out.shape()));
+        int n = Math.toIntExact(Shapes.numel(out.shape()));
         if (out.dtype() == DType.FLOAT) {
             float[] host = new float[n];
             if (n > 0) {

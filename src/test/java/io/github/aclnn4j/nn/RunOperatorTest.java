@@ -68,10 +68,6 @@ class RunOperatorTest extends SharedDevice {
         return v;
     }
 
-    private static int numel(long... shape) {
-        return (int) Arrays.stream(shape).reduce(1, (a, b) -> a * b);
-    }
-
     /** A case: the command line after OP, the inputs by file name, and Functional's outputs by name on them. */
     private record Case(String name, String op, List<String> options, Map<String, Tensor> inputs,
             Function<Map<String, Tensor>, Map<String, Tensor>> expected) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.github.aclnn4j.tensor.Shapes;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
@@ -39,7 +40,7 @@ class ViewsTest extends SharedDevice {
     }
 
     private Tensor ramp(long... shape) {
-        return keep(device.tensor(values(Math.toIntExact(Input.numel(shape))), shape));
+        return keep(device.tensor(values(Math.toIntExact(Shapes.numel(shape))), shape));
     }
 
     // ---------------------------------------------------------------- the four views
