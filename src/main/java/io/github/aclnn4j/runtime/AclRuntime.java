@@ -198,7 +198,7 @@ public final class AclRuntime {
 
     public static void free(DeviceBlock block) {
         Device d = device("aclrtFree", block.deviceId());
-        if (!d.memory.free(block)) {
+        if (!d.memory.free(block, d.fence())) {
             throw Status.aclInvalid("aclrtFree: " + block.describe() + " is not a live allocation (double free?)");
         }
     }

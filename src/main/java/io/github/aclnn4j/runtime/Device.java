@@ -40,6 +40,20 @@ final class Device {
         return s.destroy();
     }
 
+    /**
+     * What memory freed now must wait for before another block may use it: the tasks queued so far
+     * on the streams still running some; null when every stream is idle (the usual case: programs
+     * free after they synchronize).
+     */
+    Fence fence() {
+        Stream[] all;
+        synchronized (this) {
+            all = streams.toArray(new Stream[streams.size() + 1]);
+            all[all.length - 1] = defaultStream;
+        }
+        return Fence.of(all);
+    }
+
     /** Waits for every stream of this device. */
     void synchronizeAll() {
         Stream[] all;

@@ -4,20 +4,24 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * One {@code aclrtMalloc} allocation: off-heap, zero-filled, {@value #ALIGNMENT}-byte aligned,
- * owned by a shared arena so that freeing it makes every later access fail instead of touching
- * released memory. Blocks of 2 MB and more that may use huge pages are mapped by
- * {@link HugePages} when it is available.
+ * One {@code aclrtMalloc} allocation: off-heap, zero-filled, {@value #ALIGNMENT}-byte aligned.
+ * A block of up to {@link Slabs#MAX_SLOT} bytes is a slot of a shared slab ({@link Slabs}); a larger
+ * one is owned by a shared arena of its own, so that freeing it makes every later access fail
+ * instead of touching released memory. Blocks of 2 MB and more that may use huge pages are mapped
+ * by {@link HugePages} when it is available. Either way a freed block refuses {@link #segment()}.
  */
 public final class DeviceBlock implements MemoryBlock {
     /** CANN documents 32-byte alignment; cache lines and AVX-512 want 64. */
     public static final long ALIGNMENT = 64;
 
+    /** The block's own arena, or null for a slot of a slab. */
     private final Arena arena;
+    private final Slabs.Slot slot;
     private final MemorySegment segment;
     private final int deviceId;
     private volatile boolean freed;
 
+    /** A block with an arena of its own. */
     DeviceBlock(long size, int deviceId, boolean hugePages) {
         Arena a = Arena.ofShared();
         try {
@@ -28,6 +32,15 @@ public final class DeviceBlock implements MemoryBlock {
             throw e;
         }
         this.arena = a;
+        this.slot = null;
+        this.deviceId = deviceId;
+    }
+
+    /** A block in a slot of a slab. */
+    DeviceBlock(Slabs.Slot slot, int deviceId) {
+        this.arena = null;
+        this.slot = slot;
+        this.segment = slot.segment();
         this.deviceId = deviceId;
     }
 
@@ -40,9 +53,20 @@ public final class DeviceBlock implements MemoryBlock {
         return segment.address();
     }
 
+    /**
+     * Marks the block freed; a block with its own arena closes it, a slot is returned by its
+     * {@link DeviceMemory}, which knows when that is safe.
+     */
     void free() {
         freed = true;
-        closeWhenReleased(arena);
+        if (arena != null) {
+            closeWhenReleased(arena);
+        }
+    }
+
+    /** The slot this block occupies, or null when it has an arena of its own. */
+    Slabs.Slot slot() {
+        return slot;
     }
 
     /**

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -18,7 +19,12 @@ final class DeviceMemory {
     private final int deviceId;
     private final long capacity;
     private final NavigableMap<Long, DeviceBlock> live = new TreeMap<>();
+    private final Slabs slabs = new Slabs();
+    /** Slots of freed blocks that work queued before the free may still touch, oldest first. */
+    private final ArrayDeque<Held> held = new ArrayDeque<>();
     private long used;
+
+    private record Held(Slabs.Slot slot, Fence fence) {}
 
     DeviceMemory(int deviceId) {
         this.deviceId = deviceId;
@@ -53,7 +59,12 @@ final class DeviceMemory {
         }
         DeviceBlock block;
         try {
-            block = new DeviceBlock(size, deviceId, hugePages);
+            if (size <= Slabs.MAX_SLOT) {
+                releaseHeld();
+                block = new DeviceBlock(slabs.take(size), deviceId);
+            } else {
+                block = new DeviceBlock(size, deviceId, hugePages);
+            }
         } catch (OutOfMemoryError | IllegalArgumentException | IllegalStateException e) {
             throw new Failure(Status.ACL_BAD_ALLOC, "aclrtMalloc: cannot allocate " + size + " bytes: " + e.getMessage());
         }
@@ -62,13 +73,32 @@ final class DeviceMemory {
         return block;
     }
 
-    synchronized boolean free(DeviceBlock block) {
-        if (live.remove(block.address(), block)) {
-            used -= block.byteSize();
-            block.free();
-            return true;
+    /**
+     * Frees {@code block}; false if it is not live here. Its slot, if it has one, is reused only
+     * after {@code fence} (the work queued so far, null for none) has passed.
+     */
+    synchronized boolean free(DeviceBlock block, Fence fence) {
+        if (!live.remove(block.address(), block)) {
+            return false;
         }
-        return false;
+        used -= block.byteSize();
+        block.free();
+        if (block.slot() != null) {
+            if (fence == null) {
+                slabs.give(block.slot());
+            } else {
+                held.addLast(new Held(block.slot(), fence));
+            }
+            releaseHeld();
+        }
+        return true;
+    }
+
+    /** Returns the held slots whose fences have passed, oldest first. */
+    private void releaseHeld() {
+        while (!held.isEmpty() && held.peekFirst().fence().passed()) {
+            slabs.give(held.pollFirst().slot());
+        }
     }
 
     /** The live block containing {@code address}, or null. */
@@ -81,10 +111,22 @@ final class DeviceMemory {
         return address < block.address() + block.byteSize() ? block : null;
     }
 
+    /** Frees every block and closes the slabs: the device's streams have all been destroyed. */
     synchronized void freeAll() {
         for (DeviceBlock block : new ArrayList<>(live.values())) {
-            free(block);
+            free(block, null);
         }
+        held.clear();
+        slabs.closeAll();
+    }
+
+    /** Bytes the allocator holds: blocks of their own plus every open slab, used or not. */
+    synchronized long reservedBytes() {
+        long own = 0;
+        for (DeviceBlock b : live.values()) {
+            own += b.slot() == null ? b.byteSize() : 0;
+        }
+        return own + slabs.reservedBytes();
     }
 
     synchronized long usedBytes() {

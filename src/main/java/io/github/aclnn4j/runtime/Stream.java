@@ -29,6 +29,9 @@ public final class Stream {
     private final ArrayDeque<MemorySegment> workspaces = new ArrayDeque<>();
     private boolean driving;
     private boolean destroyed;
+    /** Tasks taken and tasks finished since the stream was made: what a {@link Fence} waits on. */
+    private long submitted;
+    private long finished;
     private Failure firstFailure;
     /** What a driver thread runs: made once, so that a hand-off allocates nothing. */
     private final Runnable driver = () -> drain(false);
@@ -62,6 +65,7 @@ public final class Stream {
             }
             queue.addLast(work);
             workspaces.addLast(workspace);
+            submitted++;
             if (driving) {
                 return;
             }
@@ -102,6 +106,7 @@ public final class Stream {
             synchronized (this) {
                 queue.pollFirst();
                 workspaces.pollFirst();
+                finished++;
                 if (failure != null && firstFailure == null) {
                     firstFailure = failure;
                 }
@@ -147,6 +152,16 @@ public final class Stream {
             }
             return failure;
         }
+    }
+
+    /** How many tasks this stream has taken so far, if some of them have not finished; else -1. */
+    synchronized long unfinishedUpTo() {
+        return finished < submitted ? submitted : -1;
+    }
+
+    /** Whether the first {@code count} tasks this stream took have finished. */
+    synchronized boolean hasFinished(long count) {
+        return finished >= count;
     }
 
     /** Refuses any more work, then waits for what was queued; returns its first failure. */
