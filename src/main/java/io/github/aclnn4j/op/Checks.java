@@ -327,6 +327,13 @@ final class Checks {
             } finally {
                 Warmup.end(plain);
             }
+            for (int i = 0; i < uses.size(); i++) { // indexed: no iterator on the launch path
+                MemoryBlock block = uses.get(i).block();
+                if (!block.isLive()) { // a small block's memory stays mapped: say what the caller did
+                    throw new Failure(Status.RUNTIME_ERROR, operator + ": device memory was freed while a task was "
+                            + "using it: " + uses.get(i).tensor() + " (" + block.describe() + ")");
+                }
+            }
         }
     }
 }

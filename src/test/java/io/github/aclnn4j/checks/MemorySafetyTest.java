@@ -14,6 +14,7 @@ import io.github.aclnn4j.acl.AclRt;
 import io.github.aclnn4j.acl.AclTensor;
 import io.github.aclnn4j.acl.AclrtMemcpyKind;
 import io.github.aclnn4j.acl.Pointer;
+import io.github.aclnn4j.testing.TestDevice;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -205,6 +206,46 @@ class MemorySafetyTest {
                         "synchronize after freeing under queued work: " + message);
             }
             Calls.ok("aclrtSynchronizeStream again", () -> AclRt.synchronizeStream(null));
+        }
+    }
+
+    /**
+     * A small block (a slot of a slab, whose memory stays mapped when it is freed) freed under
+     * queued work: the calls still writing it must not write into the blocks allocated after the
+     * free, which the allocator would otherwise hand the same slot; the synchronize reports the
+     * misuse or nothing.
+     */
+    @Test
+    void smallMemoryFreedUnderQueuedWorkIsNotReusedMeanwhile() {
+        try (DeviceArena arena = new DeviceArena()) {
+            OpArgs args = Operator.BCE_WITH_LOGITS.baseline(arena, ACL_FLOAT).reshape("self", 1024, 1024)
+                    .reshape("target", 1024, 1024).set("weightOptional", null).set("posWeightOptional", null)
+                    .set("reduction", 1).set("out", arena.tensor(ACL_FLOAT));
+            for (int i = 0; i < 8; i++) {
+                long[] size = new long[1];
+                AclOpExecutor executor = args.planned(size);
+                Pointer workspace = size[0] > 0 ? arena.buffer(size[0]) : new Pointer();
+                Calls.ok("launch", () -> Operator.BCE_WITH_LOGITS.launch(workspace, size[0], executor, null));
+            }
+            arena.free(arena.spec(args.tensor("out")).data());
+            float[] pattern = {-7.25f};
+            List<Pointer> after = new java.util.ArrayList<>();
+            for (int i = 0; i < 32; i++) {
+                Pointer p = arena.buffer(4);
+                Calls.ok("aclrtMemcpy", () -> AclRt.memcpy(p, 4, Pointer.to(pattern), 4,
+                        AclrtMemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE));
+                after.add(p);
+            }
+            int status = Calls.status("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
+            String message = Acl.getRecentErrMsg();
+            if (status != 0) {
+                assertEquals(ACLNN_ERR_RUNTIME_ERROR, status, message);
+                assertTrue(message != null && message.contains("device memory was freed while a task was using it"),
+                        message);
+            }
+            for (Pointer p : after) {
+                assertArrayEquals(pattern, TestDevice.downloadFloats(p, 1), "a block allocated after the free was written");
+            }
         }
     }
 
