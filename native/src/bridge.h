@@ -27,6 +27,14 @@
     X(aclrtCreateStream, "(J)I")                                                \
     X(aclrtDestroyStream, "(J)I")                                               \
     X(aclrtSynchronizeStream, "(J)I")                                           \
+    X(aclrtSynchronizeDevice, "()I")                                            \
+    X(aclrtGetCurrentContext, "(J)I")                                           \
+    X(aclrtSetSysParamOpt, "(IJ)I")                                             \
+    X(aclrtGetSysParamOpt, "(IJ)I")                                             \
+    X(aclrtCtxSetSysParamOpt, "(IJ)I")                                          \
+    X(aclrtCtxGetSysParamOpt, "(IJ)I")                                          \
+    X(aclrtGetSocName, "(JJ)J")                                                 \
+    X(aclrtGetMemInfo, "(IJJ)I")                                                \
     X(aclrtMalloc, "(JJI)I")                                                    \
     X(aclrtFree, "(J)I")                                                        \
     X(aclrtMallocHost, "(JJ)I")                                                 \

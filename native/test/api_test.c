@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
@@ -721,6 +722,51 @@ static void test_threads(void) {
     }
 }
 
+/* SoC name, memory, current context, device synchronize and the system parameter options. */
+static void test_runtime_queries(aclrtContext context) {
+    const char *soc = aclrtGetSocName();
+    CHECK_TRUE(soc != NULL && strncmp(soc, "Ascend", 6) == 0);
+    size_t free = 0, total = 0;
+    CHECK_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &free, &total), ACL_SUCCESS);
+    CHECK_TRUE(total > 0 && free <= total);
+    void *p;
+    CHECK_EQ(aclrtMalloc(&p, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    size_t freeAfter = 0;
+    CHECK_EQ(aclrtGetMemInfo(ACL_DDR_MEM, &freeAfter, &total), ACL_SUCCESS);
+    CHECK_EQ(free - freeAfter, 1 << 20);
+    CHECK_EQ(aclrtFree(p), ACL_SUCCESS);
+    CHECK_EQ(aclrtGetMemInfo((aclrtMemAttr)18, &free, &total), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("aclrtMemAttr");
+    CHECK_EQ(aclrtGetMemInfo(ACL_HBM_MEM, NULL, &total), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("free");
+
+    aclrtContext current = NULL;
+    CHECK_EQ(aclrtGetCurrentContext(&current), ACL_SUCCESS);
+    CHECK_TRUE(current == context);
+    CHECK_EQ(aclrtGetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("aclrtGetCurrentContext");
+
+    int64_t value = -1;
+    CHECK_EQ(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value), ACL_SUCCESS);
+    CHECK_EQ(value, 0);
+    CHECK_EQ(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1), ACL_SUCCESS);
+    CHECK_EQ(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &value), ACL_SUCCESS);
+    CHECK_EQ(value, 1);
+    CHECK_EQ(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("opt 3");
+    CHECK_EQ(aclrtSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1), ACL_SUCCESS);
+    CHECK_EQ(aclrtGetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, &value), ACL_SUCCESS);
+    CHECK_EQ(value, 1);
+    CHECK_EQ(aclrtGetSysParamOpt((aclSysParamOpt)4, &value), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("opt 4");
+    CHECK_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+
+    CHECK_EQ(aclFloatToFloat16(1.0f), 0x3C00);
+    CHECK_EQ(aclFloatToFloat16(-65520.0f), 0xFBFF);
+    CHECK_TRUE(aclFloat16ToFloat(0x3555) == 0x1.554p-2f);
+    CHECK_TRUE(aclFloat16ToFloat(0x7C00) == 65536.0f);
+}
+
 int main(void) {
     aclrtContext context;
     aclrtStream stream;
@@ -729,6 +775,7 @@ int main(void) {
     if (check_failures > 0) { /* without a runtime the rest would only repeat the failure */
         return check_report("api_test");
     }
+    test_runtime_queries(context);
     test_memory();
     test_tensors();
     test_bce_backward(stream);

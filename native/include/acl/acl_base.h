@@ -20,6 +20,8 @@ typedef int aclError;
 
 typedef void *aclrtStream;
 typedef void *aclrtContext;
+/* FLOAT16 bits. */
+typedef uint16_t aclFloat16;
 
 static const int ACL_SUCCESS = 0;
 static const int ACL_ERROR_INVALID_PARAM = 100000;
@@ -65,6 +67,11 @@ typedef enum {
     ACL_FORMAT_NC = 35,
     ACL_FORMAT_NCL = 47
 } aclFormat;
+
+/* Round to nearest even; out of range, infinities and NaN saturate to +-65504, as CANN's runtime does. */
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+/* Exact; the largest exponent reads as an ordinary one (0x7C00 is 65536), as CANN's runtime does. */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,32 @@ public final class Acl {
     }
 
     /**
+     * {@code aclFloatToFloat16}: {@code value} rounded to the nearest FLOAT16 (ties to even), as
+     * CANN's runtime converts: saturating, so a value beyond the FLOAT16 range, an infinity and NaN
+     * all become the largest finite value of their sign, ±65504 ({@code 0x7BFF}, {@code 0xFBFF}).
+     */
+    public static short floatToFloat16(float value) {
+        short half = Float.floatToFloat16(value);
+        if ((half & 0x7C00) == 0x7C00) { // an infinity or NaN: the input was out of range, infinite or NaN
+            return (short) ((Float.floatToRawIntBits(value) >>> 16 & 0x8000) | 0x7BFF);
+        }
+        return half;
+    }
+
+    /**
+     * {@code aclFloat16ToFloat}: the value of the FLOAT16 bits {@code value}, exactly, as CANN's
+     * runtime reads them: without infinities or NaN, so the largest exponent is an ordinary one
+     * ({@code 0x7C00}, IEEE's infinity, reads 65536; {@code 0x7E00}, a NaN, 98304).
+     */
+    public static float float16ToFloat(short value) {
+        if ((value & 0x7C00) == 0x7C00) {
+            float magnitude = 65536f * (1 + (value & 0x3FF) / 1024f);
+            return value < 0 ? -magnitude : magnitude;
+        }
+        return Float.float16ToFloat(value);
+    }
+
+    /**
      * {@code aclGetRecentErrMsg}: the message of the last failed call on this thread, or null when
      * there is none. Reading it clears it.
      */

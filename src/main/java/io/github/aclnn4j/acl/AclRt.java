@@ -6,6 +6,7 @@ import io.github.aclnn4j.runtime.DeviceBlock;
 import io.github.aclnn4j.runtime.Failure;
 import io.github.aclnn4j.runtime.HostBlock;
 import io.github.aclnn4j.runtime.MemoryBlock;
+import io.github.aclnn4j.runtime.SocProfile;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.runtime.Stream;
 import java.lang.foreign.MemorySegment;
@@ -47,6 +48,12 @@ public final class AclRt {
     }
 
     private static void checkOut(String function, String name, int[] out) {
+        if (out == null || out.length < 1) {
+            throw Status.aclInvalid(function + ": " + name + " must be an array of at least one element");
+        }
+    }
+
+    private static void checkOut(String function, String name, long[] out) {
         if (out == null || out.length < 1) {
             throw Status.aclInvalid(function + ": " + name + " must be an array of at least one element");
         }
@@ -134,6 +141,94 @@ public final class AclRt {
         } catch (Throwable t) {
             return Guard.status("aclrtSynchronizeStream", t, Status.ACL_INTERNAL_ERROR);
         }
+    }
+
+    /**
+     * {@code aclrtSynchronizeDevice}: waits for every stream of the current device, and returns the
+     * first failure of their work (361001 with its message), as {@link #synchronizeStream} does.
+     */
+    public static int synchronizeDevice() {
+        return Guard.acl("aclrtSynchronizeDevice", () -> {
+            Failure failure = AclRuntime.synchronizeDevice();
+            if (failure != null) {
+                throw failure;
+            }
+        });
+    }
+
+    /**
+     * {@code aclrtGetCurrentContext}: fills {@code context} with the calling thread's context (the one
+     * {@link #setDevice} or {@link #createContext} made current, else the process default).
+     */
+    public static int getCurrentContext(AclrtContext context) {
+        return Guard.acl("aclrtGetCurrentContext", () -> {
+            if (context == null) {
+                throw Status.aclInvalid("aclrtGetCurrentContext: context must not be null");
+            }
+            context.context = AclRuntime.currentContext("aclrtGetCurrentContext");
+        });
+    }
+
+    /**
+     * {@code aclrtSetSysParamOpt}: sets a runtime option of the process ({@link AclSysParamOpt}; 0 to
+     * 3). aclnn4j is always deterministic: the value is kept for {@link #getSysParamOpt}.
+     */
+    public static int setSysParamOpt(int opt, long value) {
+        return Guard.acl("aclrtSetSysParamOpt", () -> AclRuntime.setSysParam("aclrtSetSysParamOpt", null, opt, value));
+    }
+
+    /** {@code aclrtGetSysParamOpt}: element 0 of {@code value} is written (0 for an option never set). */
+    public static int getSysParamOpt(int opt, long[] value) {
+        return Guard.acl("aclrtGetSysParamOpt", () -> {
+            checkOut("aclrtGetSysParamOpt", "value", value);
+            value[0] = AclRuntime.sysParam("aclrtGetSysParamOpt", null, opt);
+        });
+    }
+
+    /**
+     * {@code aclrtCtxSetSysParamOpt}: sets an option of the current context (0 to 2, see
+     * {@link AclSysParamOpt}); kept for {@link #ctxGetSysParamOpt}.
+     */
+    public static int ctxSetSysParamOpt(int opt, long value) {
+        return Guard.acl("aclrtCtxSetSysParamOpt", () -> AclRuntime.setSysParam("aclrtCtxSetSysParamOpt",
+                AclRuntime.currentContext("aclrtCtxSetSysParamOpt"), opt, value));
+    }
+
+    /** {@code aclrtCtxGetSysParamOpt}: element 0 of {@code value} is written (0 for an option never set). */
+    public static int ctxGetSysParamOpt(int opt, long[] value) {
+        return Guard.acl("aclrtCtxGetSysParamOpt", () -> {
+            checkOut("aclrtCtxGetSysParamOpt", "value", value);
+            value[0] = AclRuntime.sysParam("aclrtCtxGetSysParamOpt",
+                    AclRuntime.currentContext("aclrtCtxGetSysParamOpt"), opt);
+        });
+    }
+
+    /**
+     * {@code aclrtGetSocName}: the SoC being emulated, as chosen by {@code -Daclnn4j.soc} or
+     * {@code ACLNN4J_SOC} (the name given, e.g. {@code Ascend910B3}, when it names a product of a
+     * known profile; else the profile's short name, {@code Ascend910B} by default). Never null.
+     */
+    public static String getSocName() {
+        return SocProfile.currentSocName();
+    }
+
+    /**
+     * {@code aclrtGetMemInfo}: elements 0 of {@code free} and {@code total} are written with the
+     * current device's free and total bytes ({@code aclnn4j.deviceMemoryBytes}, by default three
+     * quarters of the machine's memory). Every {@link AclrtMemAttr} reports the same memory.
+     */
+    public static int getMemInfo(int attr, long[] free, long[] total) {
+        return Guard.acl("aclrtGetMemInfo", () -> {
+            checkOut("aclrtGetMemInfo", "free", free);
+            checkOut("aclrtGetMemInfo", "total", total);
+            if (attr < AclrtMemAttr.ACL_DDR_MEM || attr > AclrtMemAttr.ACL_MEM_P2P_HUGE1G) {
+                throw Status.aclInvalid("aclrtGetMemInfo: attr " + attr + " is not an aclrtMemAttr (0 to "
+                        + AclrtMemAttr.ACL_MEM_P2P_HUGE1G + ")");
+            }
+            long[] info = AclRuntime.memInfo("aclrtGetMemInfo");
+            free[0] = info[0];
+            total[0] = info[1];
+        });
     }
 
     /**

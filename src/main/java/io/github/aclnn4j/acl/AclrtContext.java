@@ -13,4 +13,15 @@ public final class AclrtContext {
     public boolean isNull() {
         return context == null;
     }
+
+    /** Two holders are equal when they hold the same context (C: the same {@code aclrtContext}). */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof AclrtContext c && c.context == context;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(context);
+    }
 }

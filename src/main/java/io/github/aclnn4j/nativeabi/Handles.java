@@ -57,6 +57,20 @@ final class Handles {
         return handle;
     }
 
+    /**
+     * The handle of the context {@code holder} holds: the one C already has for it (from
+     * aclrtCreateContext or an earlier call), else a new one (the default context aclrtSetDevice
+     * made has none until it is asked for).
+     */
+    static synchronized long contextHandle(AclrtContext holder) {
+        for (Map.Entry<Long, Object> e : LIVE.entrySet()) {
+            if (holder.equals(e.getValue())) {
+                return e.getKey();
+            }
+        }
+        return register(holder);
+    }
+
     /** Forgets {@code handle} if it still stands for {@code object}. */
     static void release(long handle, Object object) {
         LIVE.remove(handle, object);

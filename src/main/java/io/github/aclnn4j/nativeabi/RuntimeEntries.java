@@ -129,6 +129,70 @@ final class RuntimeEntries {
                 "aclrtSynchronizeStream", "stream"));
     }
 
+    static int aclrtSynchronizeDevice() {
+        return AclRt.synchronizeDevice();
+    }
+
+    static int aclrtGetCurrentContext(long context) {
+        out(context, 8, "aclrtGetCurrentContext", "context");
+        AclrtContext holder = context == 0 ? null : new AclrtContext();
+        int status = AclRt.getCurrentContext(holder);
+        if (status == ACL_SUCCESS) {
+            NativeMemory.putLong(context, Handles.contextHandle(holder));
+        }
+        return status;
+    }
+
+    static int aclrtSetSysParamOpt(int opt, long value) {
+        return AclRt.setSysParamOpt(opt, value);
+    }
+
+    static int aclrtGetSysParamOpt(int opt, long value) {
+        return longOut(value, "aclrtGetSysParamOpt", "value", out -> AclRt.getSysParamOpt(opt, out));
+    }
+
+    static int aclrtCtxSetSysParamOpt(int opt, long value) {
+        return AclRt.ctxSetSysParamOpt(opt, value);
+    }
+
+    static int aclrtCtxGetSysParamOpt(int opt, long value) {
+        return longOut(value, "aclrtCtxGetSysParamOpt", "value", out -> AclRt.ctxGetSysParamOpt(opt, out));
+    }
+
+    /** As {@link #aclGetRecentErrMsg}: the SoC name into {@code buffer}, or the bytes it needs. */
+    static long aclrtGetSocName(long buffer, long capacity) {
+        byte[] utf8 = AclRt.getSocName().getBytes(StandardCharsets.UTF_8);
+        long needed = utf8.length + 1L;
+        if (needed <= capacity) {
+            NativeMemory.putCString(buffer, utf8);
+        }
+        return needed;
+    }
+
+    static int aclrtGetMemInfo(int attr, long free, long total) {
+        out(free, 8, "aclrtGetMemInfo", "free");
+        out(total, 8, "aclrtGetMemInfo", "total");
+        long[] f = free == 0 ? null : new long[1];
+        long[] t = total == 0 ? null : new long[1];
+        int status = AclRt.getMemInfo(attr, f, t);
+        if (status == ACL_SUCCESS) {
+            NativeMemory.putLong(free, f[0]);
+            NativeMemory.putLong(total, t[0]);
+        }
+        return status;
+    }
+
+    /** A call with one {@code int64_t*} out-parameter at {@code address} (null passes null on). */
+    private static int longOut(long address, String function, String name, java.util.function.ToIntFunction<long[]> call) {
+        out(address, 8, function, name);
+        long[] out = address == 0 ? null : new long[1];
+        int status = call.applyAsInt(out);
+        if (status == ACL_SUCCESS) {
+            NativeMemory.putLong(address, out[0]);
+        }
+        return status;
+    }
+
     static int aclrtMalloc(long devPtr, long size, int policy) {
         out(devPtr, 8, "aclrtMalloc", "devPtr");
         Pointer out = devPtr == 0 ? null : new Pointer();

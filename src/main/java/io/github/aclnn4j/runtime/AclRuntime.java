@@ -16,6 +16,8 @@ public final class AclRuntime {
     private static boolean initialized;
     private static Device[] devices = new Device[0];
     private static volatile Context processDefault;
+    /** aclrtSetSysParamOpt's values, by option (guarded by LOCK). */
+    private static final long[] PROCESS_PARAMS = new long[SystemParams.PROCESS_OPTIONS];
 
     private AclRuntime() {}
 
@@ -41,6 +43,7 @@ public final class AclRuntime {
                 devices[i] = new Device(i);
             }
             processDefault = null;
+            java.util.Arrays.fill(PROCESS_PARAMS, 0);
             initialized = true;
         }
     }
@@ -157,6 +160,58 @@ public final class AclRuntime {
         if (CURRENT.get() == ctx) {
             CURRENT.remove();
         }
+    }
+
+    /** The calling thread's context (its own, else the process default); fails when there is none. */
+    public static Context currentContext(String function) {
+        requireInit(function);
+        Context ctx = currentContext();
+        if (ctx == null) {
+            throw Status.aclInvalid(function + ": there is no current context (call aclrtSetDevice or "
+                    + "aclrtCreateContext first)");
+        }
+        return ctx;
+    }
+
+    /**
+     * {@code aclrtSetSysParamOpt} ({@code context} null) or {@code aclrtCtxSetSysParamOpt} (the
+     * current context). The values are kept and read back; aclnn4j computes deterministically
+     * whatever they say.
+     */
+    public static void setSysParam(String function, Context context, int option, long value) {
+        SystemParams.check(function, option, context != null);
+        if (context != null) {
+            context.setParam(option, value);
+            return;
+        }
+        synchronized (LOCK) {
+            PROCESS_PARAMS[option] = value;
+        }
+    }
+
+    /** The value {@link #setSysParam} kept, 0 for an option never set (as CANN documents). */
+    public static long sysParam(String function, Context context, int option) {
+        SystemParams.check(function, option, context != null);
+        if (context != null) {
+            return context.param(option);
+        }
+        synchronized (LOCK) {
+            return PROCESS_PARAMS[option];
+        }
+    }
+
+    /**
+     * {@code aclrtSynchronizeDevice}: waits for every stream of the current device; returns the first
+     * failure of their work, or null.
+     */
+    public static Failure synchronizeDevice() {
+        return workDevice("aclrtSynchronizeDevice").synchronizeAll();
+    }
+
+    /** {@code aclrtGetMemInfo}: the free and total bytes of the current device's memory. */
+    public static long[] memInfo(String function) {
+        DeviceMemory memory = workDevice(function).memory;
+        return new long[] {memory.freeBytes(), memory.capacity()};
     }
 
     public static Stream createStream() {

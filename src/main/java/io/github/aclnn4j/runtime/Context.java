@@ -4,6 +4,8 @@ package io.github.aclnn4j.runtime;
 public final class Context {
     private final int deviceId;
     private volatile boolean destroyed;
+    /** aclrtCtxSetSysParamOpt's values, by option. */
+    private final long[] params = new long[SystemParams.CONTEXT_OPTIONS];
 
     Context(int deviceId) {
         this.deviceId = deviceId;
@@ -15,6 +17,14 @@ public final class Context {
 
     public boolean isDestroyed() {
         return destroyed;
+    }
+
+    synchronized void setParam(int option, long value) {
+        params[option] = value;
+    }
+
+    synchronized long param(int option) {
+        return params[option];
     }
 
     void destroy() {

@@ -54,22 +54,19 @@ final class Device {
         return Fence.of(all);
     }
 
-    /** Waits for every stream of this device. */
-    void synchronizeAll() {
+    /** Waits for every stream of this device; returns the first failure of their work, or null. */
+    Failure synchronizeAll() {
         Stream[] all;
         synchronized (this) {
-            all = streams.toArray(Stream[]::new);
+            all = streams.toArray(new Stream[streams.size() + 1]);
+            all[all.length - 1] = defaultStream;
         }
+        Failure first = null;
         for (Stream s : all) {
-            s.synchronize();
+            Failure f = s == null ? null : s.synchronize();
+            first = first == null ? f : first;
         }
-        Stream d;
-        synchronized (this) {
-            d = defaultStream;
-        }
-        if (d != null) {
-            d.synchronize();
-        }
+        return first;
     }
 
     /** Finalize: drain and destroy every stream, free all memory. */

@@ -129,6 +129,15 @@ final class DeviceMemory {
         return own + slabs.reservedBytes();
     }
 
+    long capacity() {
+        return capacity;
+    }
+
+    /** What aclrtMalloc could still hand out: the capacity less the bytes of live blocks. */
+    synchronized long freeBytes() {
+        return capacity - used;
+    }
+
     synchronized long usedBytes() {
         return used;
     }

@@ -60,14 +60,41 @@ public enum SocProfile {
     private static final String ENVIRONMENT_SOC = System.getenv("ACLNN4J_SOC");
 
     public static SocProfile current() {
+        String name = selectedName();
+        return name == null ? ASCEND910B : named(name);
+    }
+
+    /**
+     * What {@code aclrtGetSocName} answers: the name the profile was chosen by when it names a
+     * product of that profile (a long name such as {@code Ascend910B3} as the user gave it, since
+     * programs test for it), else the profile's short name.
+     */
+    public static String currentSocName() {
+        String name = selectedName();
+        if (name == null) {
+            return ASCEND910B.socName;
+        }
+        SocProfile p = named(name);
+        String lower = name.toLowerCase(Locale.ROOT);
+        for (String known : p.names) {
+            if (lower.equals(known.toLowerCase(Locale.ROOT))) {
+                return known;
+            }
+        }
+        for (String known : p.names) {
+            if (lower.startsWith(known.toLowerCase(Locale.ROOT))) {
+                return name;
+            }
+        }
+        return p.socName;
+    }
+
+    private static String selectedName() {
         String name = System.getProperty("aclnn4j.soc");
         if (name == null) {
             name = ENVIRONMENT_SOC;
         }
-        if (name == null || name.isBlank()) {
-            return ASCEND910B;
-        }
-        return named(name.trim());
+        return name == null || name.isBlank() ? null : name.trim();
     }
 
     /**

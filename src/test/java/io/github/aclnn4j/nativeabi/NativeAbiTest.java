@@ -199,6 +199,37 @@ class NativeAbiTest {
         assertTrue(r.stdout().contains(", 0 failed"), r::describe);
     }
 
+    /**
+     * The C half conversions (no JVM) give what the Java layer's give: every pattern read, and every
+     * finite value, midpoint and float beside a midpoint rounded, with the saturation of infinities
+     * and NaN (the Java side is checked against the JDK in rt.HalfConversionTest).
+     */
+    @Test
+    void halfConversionsInCAgreeWithJava() throws IOException, InterruptedException {
+        Path exe = compile("gcc", List.of("-std=gnu11", "-Wall", "-Wextra", "-Werror"), TESTS.resolve("half_table.c"),
+                List.of());
+        Result r = run(List.of(exe.toString()), Map.of());
+        assertEquals(0, r.exitCode(), r::describe);
+        List<String> lines = r.stdout().lines().toList();
+        int read = 0;
+        int rounded = 0;
+        for (String line : lines) {
+            String[] f = line.split(" ");
+            if (f[0].equals("H")) {
+                short h = (short) Integer.parseInt(f[1], 16);
+                assertEquals(Float.floatToRawIntBits(io.github.aclnn4j.acl.Acl.float16ToFloat(h)),
+                        Integer.parseUnsignedInt(f[2], 16), line);
+                read++;
+            } else {
+                float x = Float.intBitsToFloat(Integer.parseUnsignedInt(f[1], 16));
+                assertEquals(io.github.aclnn4j.acl.Acl.floatToFloat16(x), (short) Integer.parseInt(f[2], 16), line);
+                rounded++;
+            }
+        }
+        assertEquals(1 << 16, read, "patterns read");
+        assertTrue(rounded > 4 * 63_000, "values rounded: " + rounded);
+    }
+
     /** Threads that make the first calls at once start one JVM, and exactly one aclInit succeeds. */
     @Test
     void concurrentFirstCalls() throws IOException, InterruptedException {
