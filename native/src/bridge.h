@@ -51,6 +51,12 @@
     X(aclDestroyFloatArray, "(J)I")                                             \
     X(aclCreateScalar, "(JI)J")                                                 \
     X(aclDestroyScalar, "(J)I")                                                 \
+    X(aclCreateTensorList, "(JJ)J")                                             \
+    X(aclDestroyTensorList, "(J)I")                                             \
+    X(aclGetTensorListSize, "(JJ)I")                                            \
+    X(aclCreateScalarList, "(JJ)J")                                             \
+    X(aclDestroyScalarList, "(J)I")                                             \
+    X(aclGetScalarListSize, "(JJ)I")                                            \
     X(aclGetViewShape, "(JJJ)I")                                                \
     X(aclGetStorageShape, "(JJJ)I")                                             \
     X(aclGetViewStrides, "(JJJ)I")                                              \

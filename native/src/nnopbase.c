@@ -48,6 +48,30 @@ aclnnStatus aclDestroyScalar(const aclScalar *scalar) {
     FORWARD_NN(aclDestroyScalar, ACLNN4J_ADDR(scalar));
 }
 
+aclTensorList *aclCreateTensorList(const aclTensor *const *value, uint64_t size) {
+    ACLNN4J_FORWARD_HANDLE(aclCreateTensorList, aclTensorList, ACLNN4J_ADDR(value), (jlong)size);
+}
+
+aclnnStatus aclDestroyTensorList(const aclTensorList *array) {
+    FORWARD_NN(aclDestroyTensorList, ACLNN4J_ADDR(array));
+}
+
+aclnnStatus aclGetTensorListSize(const aclTensorList *tensorList, uint64_t *size) {
+    FORWARD_NN(aclGetTensorListSize, ACLNN4J_ADDR(tensorList), ACLNN4J_ADDR(size));
+}
+
+aclScalarList *aclCreateScalarList(const aclScalar *const *value, uint64_t size) {
+    ACLNN4J_FORWARD_HANDLE(aclCreateScalarList, aclScalarList, ACLNN4J_ADDR(value), (jlong)size);
+}
+
+aclnnStatus aclDestroyScalarList(const aclScalarList *array) {
+    FORWARD_NN(aclDestroyScalarList, ACLNN4J_ADDR(array));
+}
+
+aclnnStatus aclGetScalarListSize(const aclScalarList *scalarList, uint64_t *size) {
+    FORWARD_NN(aclGetScalarListSize, ACLNN4J_ADDR(scalarList), ACLNN4J_ADDR(size));
+}
+
 aclnnStatus aclGetViewShape(const aclTensor *tensor, int64_t **viewDims, uint64_t *viewDimsNum) {
     FORWARD_NN(aclGetViewShape, ACLNN4J_ADDR(tensor), ACLNN4J_ADDR(viewDims), ACLNN4J_ADDR(viewDimsNum));
 }

@@ -767,6 +767,46 @@ static void test_runtime_queries(aclrtContext context) {
     CHECK_TRUE(aclFloat16ToFloat(0x7C00) == 65536.0f);
 }
 
+/* Tensor and scalar lists: sizes, NULL elements, ownership of what is in them, misuse. */
+static void test_lists(void) {
+    float host[4] = {1, 2, 3, 4};
+    Tensor a = FLOATS(1, SHAPE(4), 1, 2, 3, 4);
+    Tensor b = FLOATS(1, SHAPE(4), 5, 6, 7, 8);
+    const aclTensor *tensors[3] = {a.tensor, NULL, b.tensor};
+    aclTensorList *list = aclCreateTensorList(tensors, 3);
+    CHECK_TRUE(list != NULL);
+    uint64_t size = 0;
+    CHECK_EQ(aclGetTensorListSize(list, &size), ACLNN_SUCCESS);
+    CHECK_EQ(size, 3);
+    CHECK_EQ(aclGetTensorListSize(list, NULL), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_EQ(aclGetTensorListSize(NULL, &size), ACLNN_ERR_PARAM_NULLPTR);
+    CHECK_TRUE(aclCreateTensorList(NULL, 2) == NULL);
+    CHECK_MESSAGE("aclCreateTensorList");
+    const aclTensor *bogus[1] = {(const aclTensor *)host};
+    CHECK_TRUE(aclCreateTensorList(bogus, 1) == NULL);
+    CHECK_MESSAGE("value[0]");
+    CHECK_EQ(aclDestroyTensorList(list), ACLNN_SUCCESS);
+    /* the list destroyed its tensors: their handles are gone */
+    CHECK_EQ(aclDestroyTensor(a.tensor), ACLNN_ERR_PARAM_INVALID);
+    CHECK_MESSAGE("not a live aclTensor");
+    CHECK_EQ(aclDestroyTensorList(list), ACLNN_ERR_PARAM_INVALID);
+    CHECK_EQ(aclDestroyTensorList(NULL), ACLNN_SUCCESS);
+    CHECK_EQ(aclrtFree(a.data), ACL_SUCCESS);
+    CHECK_EQ(aclrtFree(b.data), ACL_SUCCESS);
+
+    double d = 0.5;
+    int64_t i = 7;
+    const aclScalar *scalars[2] = {aclCreateScalar(&d, ACL_DOUBLE), aclCreateScalar(&i, ACL_INT64)};
+    aclScalarList *slist = aclCreateScalarList(scalars, 2);
+    CHECK_TRUE(slist != NULL);
+    CHECK_EQ(aclGetScalarListSize(slist, &size), ACLNN_SUCCESS);
+    CHECK_EQ(size, 2);
+    CHECK_EQ(aclGetTensorListSize((const aclTensorList *)slist, &size), ACLNN_ERR_PARAM_INVALID);
+    CHECK_MESSAGE("not an aclTensorList");
+    CHECK_EQ(aclDestroyScalarList(slist), ACLNN_SUCCESS);
+    CHECK_EQ(aclDestroyScalar(scalars[0]), ACLNN_ERR_PARAM_INVALID);
+}
+
 int main(void) {
     aclrtContext context;
     aclrtStream stream;
@@ -778,6 +818,7 @@ int main(void) {
     test_runtime_queries(context);
     test_memory();
     test_tensors();
+    test_lists();
     test_bce_backward(stream);
     test_prelu_backward(stream);
     test_bce_with_logits(stream);

@@ -232,6 +232,124 @@ public final class Acl {
         });
     }
 
+    /**
+     * {@code aclCreateTensorList}: a list of the first {@code size} tensors of {@code value} (null
+     * elements are kept; a destroyed one is refused). The list owns them: see
+     * {@link #destroyTensorList}.
+     */
+    public static AclTensorList createTensorList(AclTensor[] value, long size) {
+        return Guard.make("aclCreateTensorList", () -> {
+            checkCount("aclCreateTensorList", value == null ? -1 : value.length, size);
+            AclTensor[] tensors = size == 0 ? new AclTensor[0] : Arrays.copyOf(value, (int) size);
+            for (int i = 0; i < tensors.length; i++) {
+                if (tensors[i] != null && tensors[i].desc.isDestroyed()) {
+                    throw Status.invalid("aclCreateTensorList: value[" + i + "] was destroyed (aclDestroyTensor)");
+                }
+            }
+            return new AclTensorList(tensors);
+        });
+    }
+
+    /**
+     * {@code aclDestroyTensorList}: destroys the list and the tensors in it (which need no
+     * {@link #destroyTensor} of their own; one destroyed already is skipped). Null is fine;
+     * destroying the list twice is 161002.
+     */
+    public static int destroyTensorList(AclTensorList list) {
+        return Guard.aclnn("aclDestroyTensorList", () -> {
+            if (list == null) {
+                return;
+            }
+            synchronized (list) {
+                if (list.destroyed) {
+                    throw Status.invalid("aclDestroyTensorList: the list was already destroyed");
+                }
+                list.destroyed = true;
+            }
+            for (AclTensor t : list.tensors) {
+                if (t != null) {
+                    synchronized (t) {
+                        if (!t.desc.isDestroyed()) {
+                            t.desc.destroy();
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /** {@code aclGetTensorListSize}: element 0 of {@code size} is written. */
+    public static int getTensorListSize(AclTensorList list, long[] size) {
+        return Guard.aclnn("aclGetTensorListSize", () -> {
+            listSizeArguments("aclGetTensorListSize", list == null, size);
+            if (list.destroyed) {
+                throw Status.invalid("aclGetTensorListSize: the list was destroyed");
+            }
+            size[0] = list.tensors.length;
+        });
+    }
+
+    /**
+     * {@code aclCreateScalarList}: a list of the first {@code size} scalars of {@code value} (null
+     * elements are kept; a destroyed one is refused). The list owns them: see
+     * {@link #destroyScalarList}.
+     */
+    public static AclScalarList createScalarList(AclScalar[] value, long size) {
+        return Guard.make("aclCreateScalarList", () -> {
+            checkCount("aclCreateScalarList", value == null ? -1 : value.length, size);
+            AclScalar[] scalars = size == 0 ? new AclScalar[0] : Arrays.copyOf(value, (int) size);
+            for (int i = 0; i < scalars.length; i++) {
+                if (scalars[i] != null && scalars[i].destroyed) {
+                    throw Status.invalid("aclCreateScalarList: value[" + i + "] was destroyed (aclDestroyScalar)");
+                }
+            }
+            return new AclScalarList(scalars);
+        });
+    }
+
+    /**
+     * {@code aclDestroyScalarList}: destroys the list and the scalars in it. Null is fine;
+     * destroying the list twice is 161002.
+     */
+    public static int destroyScalarList(AclScalarList list) {
+        return Guard.aclnn("aclDestroyScalarList", () -> {
+            if (list == null) {
+                return;
+            }
+            synchronized (list) {
+                if (list.destroyed) {
+                    throw Status.invalid("aclDestroyScalarList: the list was already destroyed");
+                }
+                list.destroyed = true;
+            }
+            for (AclScalar s : list.scalars) {
+                if (s != null) {
+                    s.destroyed = true;
+                }
+            }
+        });
+    }
+
+    /** {@code aclGetScalarListSize}: element 0 of {@code size} is written. */
+    public static int getScalarListSize(AclScalarList list, long[] size) {
+        return Guard.aclnn("aclGetScalarListSize", () -> {
+            listSizeArguments("aclGetScalarListSize", list == null, size);
+            if (list.destroyed) {
+                throw Status.invalid("aclGetScalarListSize: the list was destroyed");
+            }
+            size[0] = list.scalars.length;
+        });
+    }
+
+    private static void listSizeArguments(String function, boolean noList, long[] size) {
+        if (noList) {
+            throw Status.nullptr(function + ": the list must not be null");
+        }
+        if (size == null || size.length < 1) {
+            throw Status.nullptr(function + ": size must be an array of at least one element");
+        }
+    }
+
     /** {@code aclGetViewShape}: element 0 of each out-array is written. */
     public static int getViewShape(AclTensor tensor, long[][] viewDims, long[] viewDimsNum) {
         return Guard.aclnn("aclGetViewShape", () -> {

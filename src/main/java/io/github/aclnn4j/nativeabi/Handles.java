@@ -33,7 +33,14 @@ final class Handles {
             AclScalar.class, "aclScalar",
             ExecutorHandle.class, "aclOpExecutor",
             AclrtStream.class, "aclrtStream",
-            AclrtContext.class, "aclrtContext");
+            AclrtContext.class, "aclrtContext",
+            ListHandle.class, "aclTensorList or aclScalarList");
+
+    /**
+     * An {@code aclTensorList*} or {@code aclScalarList*}: the layer-1 list and the C handles of its
+     * elements, released with it (destroying a list destroys what is in it).
+     */
+    record ListHandle(Object list, long[] elements) {}
 
     /** An {@code aclOpExecutor*}: the layer-1 holder, and whether it may run more than once. */
     static final class ExecutorHandle {
@@ -69,6 +76,11 @@ final class Handles {
             }
         }
         return register(holder);
+    }
+
+    /** Forgets {@code handle}, whatever it stands for. */
+    static void release(long handle) {
+        LIVE.remove(handle);
     }
 
     /** Forgets {@code handle} if it still stands for {@code object}. */

@@ -8,7 +8,9 @@ import io.github.aclnn4j.acl.AclBoolArray;
 import io.github.aclnn4j.acl.AclFloatArray;
 import io.github.aclnn4j.acl.AclIntArray;
 import io.github.aclnn4j.acl.AclScalar;
+import io.github.aclnn4j.acl.AclScalarList;
 import io.github.aclnn4j.acl.AclTensor;
+import io.github.aclnn4j.acl.AclTensorList;
 import io.github.aclnn4j.acl.Pointer;
 import io.github.aclnn4j.nativeabi.Handles.ExecutorHandle;
 
@@ -81,6 +83,88 @@ final class TensorEntries {
     static int aclDestroyScalar(long scalar) {
         AclScalar s = Handles.find(scalar, AclScalar.class, ACLNN_ERR_PARAM_INVALID, "aclDestroyScalar", "scalar");
         return released(Acl.destroyScalar(s), scalar, s);
+    }
+
+    static long aclCreateTensorList(long value, long size) {
+        long[] handles = NativeMemory.longs(value, size, "aclCreateTensorList", "value");
+        AclTensor[] tensors = handles == null ? null : new AclTensor[handles.length];
+        for (int i = 0; handles != null && i < handles.length; i++) {
+            tensors[i] = Handles.find(handles[i], AclTensor.class, ACLNN_ERR_PARAM_INVALID, "aclCreateTensorList",
+                    "value[" + i + "]");
+        }
+        AclTensorList list = Acl.createTensorList(tensors, size);
+        return list == null ? 0 : Handles.register(new Handles.ListHandle(list, handles));
+    }
+
+    static int aclDestroyTensorList(long list) {
+        return destroyList(list, "aclDestroyTensorList", AclTensorList.class,
+                l -> Acl.destroyTensorList((AclTensorList) l));
+    }
+
+    static int aclGetTensorListSize(long list, long size) {
+        return listSize(list, size, "aclGetTensorListSize", AclTensorList.class,
+                (l, out) -> Acl.getTensorListSize((AclTensorList) l, out));
+    }
+
+    static long aclCreateScalarList(long value, long size) {
+        long[] handles = NativeMemory.longs(value, size, "aclCreateScalarList", "value");
+        AclScalar[] scalars = handles == null ? null : new AclScalar[handles.length];
+        for (int i = 0; handles != null && i < handles.length; i++) {
+            scalars[i] = Handles.find(handles[i], AclScalar.class, ACLNN_ERR_PARAM_INVALID, "aclCreateScalarList",
+                    "value[" + i + "]");
+        }
+        AclScalarList list = Acl.createScalarList(scalars, size);
+        return list == null ? 0 : Handles.register(new Handles.ListHandle(list, handles));
+    }
+
+    static int aclDestroyScalarList(long list) {
+        return destroyList(list, "aclDestroyScalarList", AclScalarList.class,
+                l -> Acl.destroyScalarList((AclScalarList) l));
+    }
+
+    static int aclGetScalarListSize(long list, long size) {
+        return listSize(list, size, "aclGetScalarListSize", AclScalarList.class,
+                (l, out) -> Acl.getScalarListSize((AclScalarList) l, out));
+    }
+
+    /** The list behind {@code handle}, which must hold a list of {@code type}; null for the C null pointer. */
+    private static Handles.ListHandle list(long handle, String function, Class<?> type) {
+        Handles.ListHandle h = Handles.find(handle, Handles.ListHandle.class, ACLNN_ERR_PARAM_INVALID, function, "list");
+        if (h != null && !type.isInstance(h.list())) {
+            throw new Rejected(ACLNN_ERR_PARAM_INVALID, function + ": list (0x" + Long.toHexString(handle) + ") is an "
+                    + (h.list() instanceof AclTensorList ? "aclTensorList" : "aclScalarList") + ", not an "
+                    + (type == AclTensorList.class ? "aclTensorList" : "aclScalarList"));
+        }
+        return h;
+    }
+
+    private static int destroyList(long handle, String function, Class<?> type,
+            java.util.function.ToIntFunction<Object> destroy) {
+        Handles.ListHandle h = list(handle, function, type);
+        int status = destroy.applyAsInt(h == null ? null : h.list());
+        if (status == ACLNN_SUCCESS && h != null) {
+            Handles.release(handle, h);
+            for (long element : h.elements()) { // the list destroyed them
+                Handles.release(element);
+            }
+        }
+        return status;
+    }
+
+    @FunctionalInterface
+    private interface SizeGetter {
+        int get(Object list, long[] size);
+    }
+
+    private static int listSize(long handle, long size, String function, Class<?> type, SizeGetter getter) {
+        Handles.ListHandle h = list(handle, function, type);
+        out(size, 8, function, "size");
+        long[] out = size == 0 ? null : new long[1];
+        int status = getter.get(h == null ? null : h.list(), out);
+        if (status == ACLNN_SUCCESS) {
+            NativeMemory.putLong(size, out[0]);
+        }
+        return status;
     }
 
     private static int released(int status, long handle, Object object) {
