@@ -174,3 +174,42 @@ float aclFloat16ToFloat(aclFloat16 value) {
     memcpy(&result, &bits, sizeof bits);
     return result;
 }
+
+aclError aclrtCreateEvent(aclrtEvent *event) {
+    FORWARD_RT(aclrtCreateEvent, ACLNN4J_ADDR(event));
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event) {
+    FORWARD_RT(aclrtDestroyEvent, ACLNN4J_ADDR(event));
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    FORWARD_RT(aclrtRecordEvent, ACLNN4J_ADDR(event), ACLNN4J_ADDR(stream));
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    FORWARD_RT(aclrtStreamWaitEvent, ACLNN4J_ADDR(stream), ACLNN4J_ADDR(event));
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) {
+    FORWARD_RT(aclrtSynchronizeEvent, ACLNN4J_ADDR(event));
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status) {
+    FORWARD_RT(aclrtQueryEventStatus, ACLNN4J_ADDR(event), ACLNN4J_ADDR(status));
+}
+
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+    FORWARD_RT(aclrtEventElapsedTime, ACLNN4J_ADDR(ms), ACLNN4J_ADDR(startEvent), ACLNN4J_ADDR(endEvent));
+}
+
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
+    FORWARD_RT(aclrtMemcpyAsync, ACLNN4J_ADDR(dst), (jlong)destMax, ACLNN4J_ADDR(src), (jlong)count, (jint)kind,
+               ACLNN4J_ADDR(stream));
+}
+
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+    FORWARD_RT(aclrtMemsetAsync, ACLNN4J_ADDR(devPtr), (jlong)maxCount, (jint)value, (jlong)count,
+               ACLNN4J_ADDR(stream));
+}

@@ -27,6 +27,15 @@
     X(aclrtCreateStream, "(J)I")                                                \
     X(aclrtDestroyStream, "(J)I")                                               \
     X(aclrtSynchronizeStream, "(J)I")                                           \
+    X(aclrtCreateEvent, "(J)I")                                                 \
+    X(aclrtDestroyEvent, "(J)I")                                                \
+    X(aclrtRecordEvent, "(JJ)I")                                                \
+    X(aclrtStreamWaitEvent, "(JJ)I")                                            \
+    X(aclrtSynchronizeEvent, "(J)I")                                            \
+    X(aclrtQueryEventStatus, "(JJ)I")                                           \
+    X(aclrtEventElapsedTime, "(JJJ)I")                                          \
+    X(aclrtMemcpyAsync, "(JJJJIJ)I")                                            \
+    X(aclrtMemsetAsync, "(JJIJJ)I")                                             \
     X(aclrtSynchronizeDevice, "()I")                                            \
     X(aclrtGetCurrentContext, "(J)I")                                           \
     X(aclrtSetSysParamOpt, "(IJ)I")                                             \

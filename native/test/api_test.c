@@ -722,6 +722,95 @@ static void test_threads(void) {
     }
 }
 
+/* out = 2 * grad (BCE backward with self 0.5, target 0), queued on stream. */
+static void queue_doubling(const Tensor *grad, const Tensor *self, const Tensor *target, const Tensor *out,
+                           aclrtStream stream) {
+    uint64_t workspaceSize = 0;
+    aclOpExecutor *executor = NULL;
+    CHECK_EQ(aclnnBinaryCrossEntropyBackwardGetWorkspaceSize(grad->tensor, self->tensor, target->tensor, NULL, 0,
+                                                             out->tensor, &workspaceSize, &executor),
+             ACLNN_SUCCESS);
+    CHECK_EQ(workspaceSize, 0);
+    CHECK_EQ(aclnnBinaryCrossEntropyBackward(NULL, 0, executor, stream), ACLNN_SUCCESS);
+}
+
+/* Copies and fills in stream order beside an operator; two streams ordered by an event; elapsed time. */
+static void test_async_and_events(aclrtStream stream) {
+    enum { N = 1 << 18 };
+    static float host[N], back[N], halves[N];
+    for (int i = 0; i < N; i++) {
+        host[i] = (float)(i % 1000) / 250.0f - 2.0f;
+        halves[i] = 0.5f;
+    }
+    Tensor grad = make(NULL, sizeof(float), ACL_FLOAT, 1, SHAPE(N));
+    Tensor self = make(halves, sizeof(float), ACL_FLOAT, 1, SHAPE(N));
+    Tensor target = make(NULL, sizeof(float), ACL_FLOAT, 1, SHAPE(N));
+    Tensor out = make(NULL, sizeof(float), ACL_FLOAT, 1, SHAPE(N));
+    Tensor copy = make(NULL, sizeof(float), ACL_FLOAT, 1, SHAPE(N));
+    size_t bytes = sizeof host;
+
+    /* async copy in, the operator, async copy back, one synchronize */
+    CHECK_EQ(aclrtMemcpyAsync(grad.data, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE, stream), ACL_SUCCESS);
+    queue_doubling(&grad, &self, &target, &out, stream);
+    CHECK_EQ(aclrtMemcpyAsync(back, bytes, out.data, bytes, ACL_MEMCPY_DEVICE_TO_HOST, stream), ACL_SUCCESS);
+    CHECK_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    int wrong = 0;
+    for (int i = 0; i < N; i++) {
+        wrong += back[i] != 2.0f * host[i];
+    }
+    CHECK_EQ(wrong, 0);
+
+    /* two streams: the second copies what the first computes, after an event, without the host waiting */
+    aclrtStream other;
+    aclrtEvent start, done;
+    CHECK_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+    CHECK_EQ(aclrtCreateEvent(&start), ACL_SUCCESS);
+    CHECK_EQ(aclrtCreateEvent(&done), ACL_SUCCESS);
+    CHECK_EQ(aclrtMemsetAsync(out.data, bytes, 0, bytes, stream), ACL_SUCCESS);
+    CHECK_EQ(aclrtRecordEvent(start, stream), ACL_SUCCESS);
+    queue_doubling(&grad, &self, &target, &out, stream);
+    queue_doubling(&out, &self, &target, &out, stream); /* out = 4 * host */
+    CHECK_EQ(aclrtRecordEvent(done, stream), ACL_SUCCESS);
+    CHECK_EQ(aclrtStreamWaitEvent(other, done), ACL_SUCCESS);
+    CHECK_EQ(aclrtMemcpyAsync(copy.data, bytes, out.data, bytes, ACL_MEMCPY_DEVICE_TO_DEVICE, other), ACL_SUCCESS);
+    CHECK_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS);
+    fetch(&copy, back);
+    wrong = 0;
+    for (int i = 0; i < N; i++) {
+        wrong += back[i] != 4.0f * host[i];
+    }
+    CHECK_EQ(wrong, 0);
+    aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    CHECK_EQ(aclrtQueryEventStatus(done, &status), ACL_SUCCESS);
+    CHECK_EQ(status, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    CHECK_EQ(aclrtSynchronizeEvent(done), ACL_SUCCESS);
+    float ms = -1;
+    CHECK_EQ(aclrtEventElapsedTime(&ms, start, done), ACL_SUCCESS);
+    CHECK_TRUE(ms > 0);
+    CHECK_EQ(aclrtEventElapsedTime(NULL, start, done), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("ms");
+
+    /* misuse */
+    aclrtEvent unrecorded;
+    CHECK_EQ(aclrtCreateEvent(&unrecorded), ACL_SUCCESS);
+    CHECK_EQ(aclrtEventElapsedTime(&ms, unrecorded, done), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("never recorded");
+    CHECK_EQ(aclrtRecordEvent(stream, stream), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("is an aclrtStream, not an aclrtEvent");
+    CHECK_EQ(aclrtMemcpyAsync(copy.data, 4, host, 8, ACL_MEMCPY_HOST_TO_DEVICE, stream), ACL_ERROR_INVALID_PARAM);
+    CHECK_MESSAGE("exceeds destMax");
+    CHECK_EQ(aclrtDestroyEvent(unrecorded), ACL_SUCCESS);
+    CHECK_EQ(aclrtDestroyEvent(unrecorded), ACL_ERROR_INVALID_PARAM);
+    CHECK_EQ(aclrtDestroyEvent(start), ACL_SUCCESS);
+    CHECK_EQ(aclrtDestroyEvent(done), ACL_SUCCESS);
+    CHECK_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
+    release(&grad);
+    release(&self);
+    release(&target);
+    release(&out);
+    release(&copy);
+}
+
 /* SoC name, memory, current context, device synchronize and the system parameter options. */
 static void test_runtime_queries(aclrtContext context) {
     const char *soc = aclrtGetSocName();
@@ -820,6 +909,7 @@ int main(void) {
     test_tensors();
     test_lists();
     test_bce_backward(stream);
+    test_async_and_events(stream);
     test_prelu_backward(stream);
     test_bce_with_logits(stream);
     test_group_norm_backward(stream);

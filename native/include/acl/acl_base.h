@@ -20,6 +20,7 @@ typedef int aclError;
 
 typedef void *aclrtStream;
 typedef void *aclrtContext;
+typedef void *aclrtEvent;
 /* FLOAT16 bits. */
 typedef uint16_t aclFloat16;
 

@@ -55,6 +55,11 @@ typedef enum {
     ACL_OPT_ENABLE_KERNEL_EARLY_START = 3
 } aclSysParamOpt;
 
+typedef enum aclrtEventRecordedStatus {
+    ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+    ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
+} aclrtEventRecordedStatus;
+
 /* The SoC being emulated (ACLNN4J_SOC or -Daclnn4j.soc; Ascend910B by default); NULL without a JVM. */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 
@@ -81,6 +86,20 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 /* Waits for every stream of the current device; returns the first failure of their work. */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
 
+/*
+ * Events: a record completes, with its time, when its stream's work reaches it; a stream (without
+ * the host waiting) or the host waits for an event's last record at the time of the wait; an event
+ * never recorded is complete.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
+/* Both events recorded and complete; ms between the times their last records ran. */
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
+
 /* Zeroed memory, 64-byte aligned; *devPtr is its real address. */
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
@@ -92,6 +111,11 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
 /* Synchronous. count > destMax, or a copy past an aclrtMalloc block, is ACL_ERROR_INVALID_PARAM. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                                          aclrtMemcpyKind kind);
+/* Checked at the call as aclrtMemcpy/aclrtMemset are, then run in order on the stream (NULL: default). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                                              aclrtMemcpyKind kind, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+                                              aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@ package io.github.aclnn4j.acl;
 import io.github.aclnn4j.runtime.AclRuntime;
 import io.github.aclnn4j.runtime.Context;
 import io.github.aclnn4j.runtime.DeviceBlock;
+import io.github.aclnn4j.runtime.Event;
 import io.github.aclnn4j.runtime.Failure;
 import io.github.aclnn4j.runtime.HostBlock;
 import io.github.aclnn4j.runtime.MemoryBlock;
@@ -140,6 +141,154 @@ public final class AclRt {
             return Status.SUCCESS;
         } catch (Throwable t) {
             return Guard.status("aclrtSynchronizeStream", t, Status.ACL_INTERNAL_ERROR);
+        }
+    }
+
+    /** {@code aclrtCreateEvent}: fills {@code event} with a new event, never recorded. */
+    public static int createEvent(AclrtEvent event) {
+        return Guard.acl("aclrtCreateEvent", () -> {
+            AclRuntime.requireInit("aclrtCreateEvent");
+            if (event == null) {
+                throw Status.aclInvalid("aclrtCreateEvent: event must not be null");
+            }
+            event.event = new Event();
+        });
+    }
+
+    /**
+     * {@code aclrtDestroyEvent}: an empty holder or an event destroyed already is
+     * ACL_ERROR_INVALID_PARAM. Work already queued that records or waits for it still runs.
+     */
+    public static int destroyEvent(AclrtEvent event) {
+        return Guard.acl("aclrtDestroyEvent", () -> eventOf("aclrtDestroyEvent", event).destroy("aclrtDestroyEvent"));
+    }
+
+    /**
+     * {@code aclrtRecordEvent}: queues a record of {@code event} on {@code stream} (null: the default
+     * stream); it completes, with the time, when the stream's work reaches it.
+     */
+    public static int recordEvent(AclrtEvent event, AclrtStream stream) {
+        return Guard.acl("aclrtRecordEvent", () -> eventOf("aclrtRecordEvent", event).recordOn("aclrtRecordEvent",
+                streamOf("aclrtRecordEvent", stream)));
+    }
+
+    /**
+     * {@code aclrtStreamWaitEvent}: the work queued on {@code stream} (null: the default stream)
+     * after this call waits until {@code event}'s last record so far has completed, without the host
+     * waiting; an event never recorded makes no wait.
+     */
+    public static int streamWaitEvent(AclrtStream stream, AclrtEvent event) {
+        return Guard.acl("aclrtStreamWaitEvent", () -> eventOf("aclrtStreamWaitEvent", event).awaitOn(
+                "aclrtStreamWaitEvent", streamOf("aclrtStreamWaitEvent", stream)));
+    }
+
+    /** {@code aclrtSynchronizeEvent}: waits until the event's last record so far has completed. */
+    public static int synchronizeEvent(AclrtEvent event) {
+        return Guard.acl("aclrtSynchronizeEvent", () -> {
+            Event e = eventOf("aclrtSynchronizeEvent", event);
+            e.await(e.lastRecorded("aclrtSynchronizeEvent"));
+        });
+    }
+
+    /**
+     * {@code aclrtQueryEventStatus}: element 0 of {@code status} is written with
+     * {@link AclrtEventRecordedStatus#ACL_EVENT_RECORDED_STATUS_COMPLETE} when the event's last record
+     * has completed (or it was never recorded), else {@code ACL_EVENT_RECORDED_STATUS_NOT_READY}.
+     */
+    public static int queryEventStatus(AclrtEvent event, int[] status) {
+        return Guard.acl("aclrtQueryEventStatus", () -> {
+            Event e = eventOf("aclrtQueryEventStatus", event);
+            checkOut("aclrtQueryEventStatus", "status", status);
+            status[0] = e.isComplete("aclrtQueryEventStatus")
+                    ? AclrtEventRecordedStatus.ACL_EVENT_RECORDED_STATUS_COMPLETE
+                    : AclrtEventRecordedStatus.ACL_EVENT_RECORDED_STATUS_NOT_READY;
+        });
+    }
+
+    /**
+     * {@code aclrtEventElapsedTime}: element 0 of {@code ms} is written with the milliseconds between
+     * the times the two events' last records ran; both must have been recorded and completed.
+     */
+    public static int eventElapsedTime(float[] ms, AclrtEvent startEvent, AclrtEvent endEvent) {
+        return Guard.acl("aclrtEventElapsedTime", () -> {
+            if (ms == null || ms.length < 1) {
+                throw Status.aclInvalid("aclrtEventElapsedTime: ms must be an array of at least one element");
+            }
+            long start = eventOf("aclrtEventElapsedTime", startEvent).completedNanos("aclrtEventElapsedTime",
+                    "startEvent");
+            long end = eventOf("aclrtEventElapsedTime", endEvent).completedNanos("aclrtEventElapsedTime", "endEvent");
+            ms[0] = (float) ((end - start) / 1e6);
+        });
+    }
+
+    private static Event eventOf(String function, AclrtEvent holder) {
+        AclRuntime.requireInit(function);
+        Event e = holder == null ? null : holder.event;
+        if (e == null) {
+            throw Status.aclInvalid(function + ": event must not be null");
+        }
+        return e;
+    }
+
+    /** The runtime stream of {@code holder}: the default stream for null, checked to take work. */
+    private static Stream streamOf(String function, AclrtStream holder) {
+        Stream s = holder == null ? null : holder.stream;
+        if (s == null) {
+            AclRuntime.requireInit(function);
+            return AclRuntime.defaultStream(function);
+        }
+        AclRuntime.checkStream(function, s);
+        return s;
+    }
+
+    /**
+     * {@code aclrtMemcpyAsync}: checks the copy as {@link #memcpy} does, then queues it on
+     * {@code stream} (null: the default stream), after the work queued before it. Host memory must
+     * stay valid, and is read or written, when the stream reaches the copy.
+     */
+    public static int memcpyAsync(Pointer dst, long destMax, Pointer src, long count, int kind, AclrtStream stream) {
+        return Guard.acl("aclrtMemcpyAsync", () -> {
+            AclRuntime.requireInit("aclrtMemcpyAsync");
+            checkCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind);
+            MemorySegment to = range("aclrtMemcpyAsync", "dst", dst, count);
+            MemorySegment from = range("aclrtMemcpyAsync", "src", src, count);
+            MemoryBlock toBlock = dst.block();
+            MemoryBlock fromBlock = src.block();
+            streamOf("aclrtMemcpyAsync", stream).submit(ws -> {
+                requireLive("aclrtMemcpyAsync", "dst", toBlock);
+                requireLive("aclrtMemcpyAsync", "src", fromBlock);
+                MemorySegment.copy(from, 0, to, 0, count);
+            }, MemorySegment.NULL, count <= INLINE_COPY_BYTES);
+        });
+    }
+
+    /**
+     * {@code aclrtMemsetAsync}: checks the range as {@link #memset} does, then queues the fill on
+     * {@code stream} (null: the default stream).
+     */
+    public static int memsetAsync(Pointer devPtr, long maxCount, int value, long count, AclrtStream stream) {
+        return Guard.acl("aclrtMemsetAsync", () -> {
+            AclRuntime.requireInit("aclrtMemsetAsync");
+            if (count > maxCount) {
+                throw Status.aclInvalid("aclrtMemsetAsync: count " + count + " exceeds maxCount " + maxCount);
+            }
+            MemorySegment dst = range("aclrtMemsetAsync", "devPtr", devPtr, count);
+            MemoryBlock block = devPtr.block();
+            streamOf("aclrtMemsetAsync", stream).submit(ws -> {
+                requireLive("aclrtMemsetAsync", "devPtr", block);
+                dst.fill((byte) value);
+            }, MemorySegment.NULL, count <= INLINE_COPY_BYTES);
+        });
+    }
+
+    /** Copies up to this size run on the caller when the stream is idle, as small operator calls do. */
+    private static final long INLINE_COPY_BYTES = 1 << 20;
+
+    /** A block freed between the call and its task: the task reports it instead of touching the memory. */
+    private static void requireLive(String function, String name, MemoryBlock block) {
+        if (!block.isLive()) {
+            throw new Failure(Status.RUNTIME_ERROR, function + ": device memory was freed while a task was using it: "
+                    + name + " (" + block.describe() + ")");
         }
     }
 
@@ -312,25 +461,32 @@ public final class AclRt {
     public static int memcpy(Pointer dst, long destMax, Pointer src, long count, int kind) {
         return Guard.acl("aclrtMemcpy", () -> {
             AclRuntime.requireInit("aclrtMemcpy");
-            if (kind < 0 || kind > 4) {
-                throw Status.aclInvalid("aclrtMemcpy: unknown kind " + kind);
-            }
-            if (count > destMax) {
-                throw Status.aclInvalid("aclrtMemcpy: count " + count + " exceeds destMax " + destMax);
-            }
+            checkCopy("aclrtMemcpy", dst, destMax, src, count, kind);
             MemorySegment to = range("aclrtMemcpy", "dst", dst, count);
             MemorySegment from = range("aclrtMemcpy", "src", src, count);
-            if (kind != 4) {
-                checkSide("dst", dst, kind == 1 || kind == 3);
-                checkSide("src", src, kind == 2 || kind == 3);
-            }
             MemorySegment.copy(from, 0, to, 0, count);
         });
     }
 
-    private static void checkSide(String name, Pointer p, boolean device) {
+    /** The checks of a copy: its kind, its size against destMax, and that the kind says where each side lies. */
+    private static void checkCopy(String function, Pointer dst, long destMax, Pointer src, long count, int kind) {
+        if (kind < 0 || kind > 4) {
+            throw Status.aclInvalid(function + ": unknown kind " + kind);
+        }
+        if (count > destMax) {
+            throw Status.aclInvalid(function + ": count " + count + " exceeds destMax " + destMax);
+        }
+        range(function, "dst", dst, count);
+        range(function, "src", src, count);
+        if (kind != 4) {
+            checkSide(function, "dst", dst, kind == 1 || kind == 3);
+            checkSide(function, "src", src, kind == 2 || kind == 3);
+        }
+    }
+
+    private static void checkSide(String function, String name, Pointer p, boolean device) {
         if (p.block().isDevice() != device) {
-            throw Status.aclInvalid("aclrtMemcpy: " + name + " is " + (device ? "host" : "device")
+            throw Status.aclInvalid(function + ": " + name + " is " + (device ? "host" : "device")
                     + " memory, but the copy kind says " + (device ? "device" : "host"));
         }
     }

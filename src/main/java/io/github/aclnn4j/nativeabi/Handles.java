@@ -7,6 +7,7 @@ import io.github.aclnn4j.acl.AclOpExecutor;
 import io.github.aclnn4j.acl.AclScalar;
 import io.github.aclnn4j.acl.AclTensor;
 import io.github.aclnn4j.acl.AclrtContext;
+import io.github.aclnn4j.acl.AclrtEvent;
 import io.github.aclnn4j.acl.AclrtStream;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,6 +35,7 @@ final class Handles {
             ExecutorHandle.class, "aclOpExecutor",
             AclrtStream.class, "aclrtStream",
             AclrtContext.class, "aclrtContext",
+            AclrtEvent.class, "aclrtEvent",
             ListHandle.class, "aclTensorList or aclScalarList");
 
     /**

@@ -129,6 +129,10 @@ final class NativeMemory {
         ALL.set(ValueLayout.JAVA_INT_UNALIGNED, address, value);
     }
 
+    static void putFloat(long address, float value) {
+        ALL.set(ValueLayout.JAVA_FLOAT_UNALIGNED, address, value);
+    }
+
     /** {@code utf8} and a terminating NUL at {@code address}. */
     static void putCString(long address, byte[] utf8) {
         MemorySegment.copy(utf8, 0, ALL, ValueLayout.JAVA_BYTE, address, utf8.length);

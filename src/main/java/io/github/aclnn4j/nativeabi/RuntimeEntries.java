@@ -7,6 +7,7 @@ import io.github.aclnn4j.acl.Acl;
 import io.github.aclnn4j.acl.AclRt;
 import io.github.aclnn4j.acl.AclnnStatus;
 import io.github.aclnn4j.acl.AclrtContext;
+import io.github.aclnn4j.acl.AclrtEvent;
 import io.github.aclnn4j.acl.AclrtStream;
 import io.github.aclnn4j.acl.Pointer;
 import io.github.aclnn4j.runtime.ErrorLog;
@@ -129,6 +130,81 @@ final class RuntimeEntries {
                 "aclrtSynchronizeStream", "stream"));
     }
 
+    static int aclrtCreateEvent(long event) {
+        out(event, 8, "aclrtCreateEvent", "event");
+        AclrtEvent holder = event == 0 ? null : new AclrtEvent();
+        int status = AclRt.createEvent(holder);
+        if (status == ACL_SUCCESS) {
+            NativeMemory.putLong(event, Handles.register(holder));
+        }
+        return status;
+    }
+
+    static int aclrtDestroyEvent(long event) {
+        AclrtEvent holder = event(event, "aclrtDestroyEvent");
+        int status = AclRt.destroyEvent(holder);
+        if (status == ACL_SUCCESS) {
+            Handles.release(event, holder);
+        }
+        return status;
+    }
+
+    static int aclrtRecordEvent(long event, long stream) {
+        return AclRt.recordEvent(event(event, "aclrtRecordEvent"), stream(stream, "aclrtRecordEvent"));
+    }
+
+    static int aclrtStreamWaitEvent(long stream, long event) {
+        return AclRt.streamWaitEvent(stream(stream, "aclrtStreamWaitEvent"), event(event, "aclrtStreamWaitEvent"));
+    }
+
+    static int aclrtSynchronizeEvent(long event) {
+        return AclRt.synchronizeEvent(event(event, "aclrtSynchronizeEvent"));
+    }
+
+    static int aclrtQueryEventStatus(long event, long status) {
+        AclrtEvent holder = event(event, "aclrtQueryEventStatus");
+        out(status, 4, "aclrtQueryEventStatus", "status");
+        int[] out = status == 0 ? null : new int[1];
+        int result = AclRt.queryEventStatus(holder, out);
+        if (result == ACL_SUCCESS) {
+            NativeMemory.putInt(status, out[0]);
+        }
+        return result;
+    }
+
+    static int aclrtEventElapsedTime(long ms, long startEvent, long endEvent) {
+        out(ms, 4, "aclrtEventElapsedTime", "ms");
+        AclrtEvent start = Handles.find(startEvent, AclrtEvent.class, ACL_ERROR_INVALID_PARAM, "aclrtEventElapsedTime",
+                "startEvent");
+        AclrtEvent end = Handles.find(endEvent, AclrtEvent.class, ACL_ERROR_INVALID_PARAM, "aclrtEventElapsedTime",
+                "endEvent");
+        float[] out = ms == 0 ? null : new float[1];
+        int status = AclRt.eventElapsedTime(out, start, end);
+        if (status == ACL_SUCCESS) {
+            NativeMemory.putFloat(ms, out[0]);
+        }
+        return status;
+    }
+
+    private static AclrtEvent event(long handle, String function) {
+        return Handles.find(handle, AclrtEvent.class, ACL_ERROR_INVALID_PARAM, function, "event");
+    }
+
+    private static AclrtStream stream(long handle, String function) {
+        return Handles.find(handle, AclrtStream.class, ACL_ERROR_INVALID_PARAM, function, "stream");
+    }
+
+    static int aclrtMemcpyAsync(long dst, long destMax, long src, long count, int kind, long stream) {
+        Pointer to = side(dst, count, kind == 1 || kind == 3, "dst", "aclrtMemcpyAsync");
+        Pointer from = side(src, count, kind == 2 || kind == 3, "src", "aclrtMemcpyAsync");
+        return AclRt.memcpyAsync(to, destMax, from, count, kind, stream(stream, "aclrtMemcpyAsync"));
+    }
+
+    static int aclrtMemsetAsync(long devPtr, long maxCount, int value, long count, long stream) {
+        return AclRt.memsetAsync(known(devPtr, "aclrtMemsetAsync"), maxCount, value, count,
+                stream(stream, "aclrtMemsetAsync"));
+    }
+
     static int aclrtSynchronizeDevice() {
         return AclRt.synchronizeDevice();
     }
@@ -235,15 +311,20 @@ final class RuntimeEntries {
     }
 
     static int aclrtMemset(long devPtr, long maxCount, int value, long count) {
-        Pointer pointer = null;
-        if (devPtr != 0) {
-            pointer = NativeMemory.known(devPtr);
-            if (pointer == null) {
-                throw new Rejected(ACL_ERROR_INVALID_PARAM, "aclrtMemset: devPtr (0x" + Long.toHexString(devPtr)
-                        + ") is not inside memory from aclrtMalloc or aclrtMallocHost (or it was freed)");
-            }
+        return AclRt.memset(known(devPtr, "aclrtMemset"), maxCount, value, count);
+    }
+
+    /** Memory from aclrtMalloc or aclrtMallocHost at {@code address}; null for null; else rejected. */
+    private static Pointer known(long address, String function) {
+        if (address == 0) {
+            return null;
         }
-        return AclRt.memset(pointer, maxCount, value, count);
+        Pointer pointer = NativeMemory.known(address);
+        if (pointer == null) {
+            throw new Rejected(ACL_ERROR_INVALID_PARAM, function + ": devPtr (0x" + Long.toHexString(address)
+                    + ") is not inside memory from aclrtMalloc or aclrtMallocHost (or it was freed)");
+        }
+        return pointer;
     }
 
     /**
@@ -252,20 +333,20 @@ final class RuntimeEntries {
      * unknown address (never allocated, or freed) is rejected rather than touched.
      */
     static int aclrtMemcpy(long dst, long destMax, long src, long count, int kind) {
-        Pointer to = side(dst, count, kind == 1 || kind == 3, "dst");
-        Pointer from = side(src, count, kind == 2 || kind == 3, "src");
+        Pointer to = side(dst, count, kind == 1 || kind == 3, "dst", "aclrtMemcpy");
+        Pointer from = side(src, count, kind == 2 || kind == 3, "src", "aclrtMemcpy");
         return AclRt.memcpy(to, destMax, from, count, kind);
     }
 
-    private static Pointer side(long address, long count, boolean device, String name) {
+    private static Pointer side(long address, long count, boolean device, String name, String function) {
         if (address == 0) {
             return null;
         }
         if (device) {
-            return device(address, "aclrtMemcpy", name);
+            return device(address, function, name);
         }
         Pointer known = NativeMemory.known(address);
-        return known != null ? known : NativeMemory.host(address, count, ACL_ERROR_INVALID_PARAM, "aclrtMemcpy", name);
+        return known != null ? known : NativeMemory.host(address, count, ACL_ERROR_INVALID_PARAM, function, name);
     }
 
     /** Checks an out-parameter before the call has effects it could not report. */
