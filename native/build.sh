@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Builds the drop-in CANN C ABI with the machine's gcc and installs it into PREFIX:
+# Builds the drop-in CANN C ABI with the machine's gcc and installs it into PREFIX, laid out like a
+# CANN toolkit:
 #   PREFIX/include/{acl,aclnn,aclnnop}/*.h
-#   PREFIX/lib/libascendcl.so, libnnopbase.so, libopapi.so
-#   PREFIX/lib/aclnn4j/aclnn4j.jar   (when CLASSPATH is a jar)
-#   PREFIX/lib/aclnn4j/aclnn4j.aot   (then: the JVM's AOT cache, from a training run)
+#   PREFIX/lib64/libascendcl.so, libnnopbase.so, libopapi.so, and libopapi_nn.so, libopapi_math.so
+#                (the names CANN's sample recipe links: links to libopapi.so, which has every operator)
+#   PREFIX/lib64/aclnn4j/aclnn4j.jar   (when CLASSPATH is a jar; found beside the libraries, so PREFIX
+#                                       can be moved)
+#   PREFIX/lib64/aclnn4j/aclnn4j.aot   (then: the JVM's AOT cache, from a training run)
+#   PREFIX/lib   a link to lib64 (or, over an older install, links to what lib64 has)
+#   PREFIX/set_env.sh                  (source it: what CANN's sets for building and running)
 # usage: native/build.sh PREFIX JDK CLASSPATH
-#   JDK        the JDK (25 or newer) the libraries start; recorded, JAVA_HOME overrides it at run time
-#   CLASSPATH  the aclnn4j jar, copied into PREFIX and recorded; or a classes directory, recorded as
-#              it is (for tests against a build tree)
+#   JDK        the JDK (25 or newer) the libraries start; recorded, and found again at run time as
+#              ./aclnn4j finds one if it is gone (JAVA_HOME when it is a JDK >= 25 comes first)
+#   CLASSPATH  the aclnn4j jar, copied into PREFIX; or a classes directory, recorded as it is (for
+#              tests against a build tree)
 set -euo pipefail
 
 if [ $# -ne 3 ]; then
@@ -30,11 +36,12 @@ if [ ! -f "$jdk/include/jni.h" ] || [ ! -f "$jdk/lib/server/libjvm.so" ]; then
   exit 1
 fi
 
-mkdir -p "$prefix/include" "$prefix/lib"
+libdir="$prefix/lib64"
+mkdir -p "$prefix/include" "$libdir"
 if [ -f "$classpath" ]; then
-  mkdir -p "$prefix/lib/aclnn4j"
-  cp "$classpath" "$prefix/lib/aclnn4j/aclnn4j.jar"
-  classpath="$prefix/lib/aclnn4j/aclnn4j.jar"
+  mkdir -p "$libdir/aclnn4j"
+  cp "$classpath" "$libdir/aclnn4j/aclnn4j.jar"
+  classpath="$libdir/aclnn4j/aclnn4j.jar"
 elif [ -d "$classpath" ]; then
   classpath=$(cd "$classpath" && pwd)
 else
@@ -62,17 +69,31 @@ for lib in nnopbase opapi; do
   "$CC" "${CFLAGS[@]}" "$here/src/$lib.c" "${LDFLAGS[@]}" -Wl,-soname,"lib$lib.so" \
     -L "$build" -lascendcl -Wl,-rpath,'$ORIGIN' -o "$build/lib$lib.so"
 done
-cp "$build"/lib*.so "$prefix/lib/"
+cp "$build"/lib*.so "$libdir/"
+for name in opapi_nn opapi_math; do
+  ln -sfn libopapi.so "$libdir/lib$name.so"
+done
+if [ ! -e "$prefix/lib" ] || [ -L "$prefix/lib" ]; then
+  ln -sfn lib64 "$prefix/lib"
+else # a directory from an older install: keep it working
+  for entry in "$libdir"/lib*.so "$libdir"/aclnn4j; do
+    [ -e "$entry" ] || continue
+    rm -rf "$prefix/lib/$(basename "$entry")"
+    ln -s "../lib64/$(basename "$entry")" "$prefix/lib/$(basename "$entry")"
+  done
+fi
+template=$(<"$here/set_env.sh.in")
+printf '%s\n' "${template//@PREFIX@/$prefix}" >"$prefix/set_env.sh"
 
 # The JVM the libraries start reads its classes, linked, and method profiles from an AOT cache
 # (JDK 25, JEP 483 and 515) made by a training run: the calling examples of every operator, with
 # exactly the JVM options bridge.c passes. Only a jar can be cached.
 if [ -f "$classpath" ]; then
-  rm -f "$prefix/lib/aclnn4j/aclnn4j.aot"
-  if ! "$jdk/bin/java" -XX:AOTCacheOutput="$prefix/lib/aclnn4j/aclnn4j.aot" -Xlog:aot*=off,cds*=off \
+  rm -f "$libdir/aclnn4j/aclnn4j.aot"
+  if ! "$jdk/bin/java" -XX:AOTCacheOutput="$libdir/aclnn4j/aclnn4j.aot" -Xlog:aot*=off,cds*=off \
       -Djava.class.path="$classpath" --enable-native-access=ALL-UNNAMED -Xrs --add-modules=jdk.incubator.vector \
       io.github.aclnn4j.demo.Demo >/dev/null 2>&1; then
-    rm -f "$prefix/lib/aclnn4j/aclnn4j.aot"
+    rm -f "$libdir/aclnn4j/aclnn4j.aot"
     echo "note: no AOT cache made (the training run failed); C programs start the JVM without one" >&2
   fi
 fi

@@ -2,6 +2,7 @@
  * libascendcl: the functions of acl.h, forwarded to aclnn4j (aclGetRecentErrMsg is in bridge.c),
  * except the half conversions, which need no JVM.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "acl/acl.h"
@@ -9,7 +10,12 @@
 
 #define FORWARD_RT(name, ...) ACLNN4J_FORWARD(name, ACL_ERROR_INTERNAL_ERROR, ##__VA_ARGS__)
 
+/* Without a JVM nothing works: the reason goes to stderr too, where whoever runs the program sees it. */
 aclError aclInit(const char *configPath) {
+    if (aclnn4j_env() == NULL) {
+        fprintf(stderr, "%s\n", aclnn4j_start_failure());
+        return ACL_ERROR_INTERNAL_ERROR;
+    }
     FORWARD_RT(aclInit, ACLNN4J_ADDR(configPath));
 }
 

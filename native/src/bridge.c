@@ -2,10 +2,12 @@
  * libascendcl's core: starts the JVM on first use, attaches calling threads, looks up the Java
  * entries (see bridge.h), and aclGetRecentErrMsg, which needs a per-thread buffer on this side.
  *
- * The JDK and class path are recorded at build time (ACLNN4J_JAVA_HOME, ACLNN4J_CLASS_PATH);
- * the environment variable JAVA_HOME, when set, replaces the recorded JDK, and
+ * The JDK is found as ./aclnn4j finds one (see choose_jdk), the jar beside this library (so an
+ * installed prefix can move; the class path recorded at build time, ACLNN4J_CLASS_PATH, otherwise);
  * ACLNN4J_JAVA_OPTIONS adds options (whitespace-separated) to the JVM.
  */
+#define _GNU_SOURCE /* dladdr */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
@@ -91,7 +93,7 @@ typedef jint (*create_java_vm_fn)(JavaVM **, void **, void *);
 
 /* Whether the JDK's module list (its release file) has the Vector API, which aclnn4j's kernels use when present. */
 static int has_vector_api(const char *java_home) {
-    char path[PATH_MAX];
+    char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/release", java_home);
     FILE *release = fopen(path, "r");
     if (release == NULL) {
@@ -106,6 +108,131 @@ static int has_vector_api(const char *java_home) {
     return found;
 }
 
+/* The JDK version aclnn4j is built for. */
+#define REQUIRED_JDK 25
+
+/* The major version of the JDK at java_home (its release file's JAVA_VERSION), 0 if it is none or has no server JVM. */
+static int jdk_major(const char *java_home) {
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/lib/server/libjvm.so", java_home);
+    if (access(path, R_OK) != 0) {
+        return 0;
+    }
+    snprintf(path, sizeof path, "%s/release", java_home);
+    FILE *release = fopen(path, "r");
+    if (release == NULL) {
+        return 0;
+    }
+    char line[512];
+    int major = 0;
+    while (major == 0 && fgets(line, sizeof line, release) != NULL) {
+        if (strncmp(line, "JAVA_VERSION=\"", 14) == 0) {
+            major = atoi(line + 14); /* "1.8.0" reads 1: too old either way */
+        }
+    }
+    fclose(release);
+    return major;
+}
+
+/* The newest JDK >= REQUIRED_JDK in the directories of dirs (colon-separated) into found; whether there is one. */
+static int newest_installed_jdk(const char *dirs, char *found, size_t size) {
+    int best = 0;
+    char *copy = strdup(dirs);
+    char *cursor = NULL;
+    for (char *dir = copy == NULL ? NULL : strtok_r(copy, ":", &cursor); dir != NULL;
+         dir = strtok_r(NULL, ":", &cursor)) {
+        DIR *listing = opendir(dir);
+        if (listing == NULL) {
+            continue;
+        }
+        struct dirent *entry;
+        while ((entry = readdir(listing)) != NULL) {
+            if (entry->d_name[0] == '.') {
+                continue;
+            }
+            char candidate[PATH_MAX];
+            snprintf(candidate, sizeof candidate, "%s/%s", dir, entry->d_name);
+            int major = jdk_major(candidate);
+            if (major >= REQUIRED_JDK && major > best) {
+                best = major;
+                snprintf(found, size, "%s", candidate);
+            }
+        }
+        closedir(listing);
+    }
+    free(copy);
+    return best > 0;
+}
+
+/*
+ * The JDK to start, as ./aclnn4j finds one: ACLNN4J_JAVA_HOME as given; else JAVA_HOME when it is
+ * a JDK >= 25; else the JDK ./aclnn4j native recorded; else the newest JDK >= 25 under /usr/lib/jvm
+ * (ACLNN4J_JDK_DIRS: other directories, colon-separated). NULL when there is none, the reason then
+ * in start_failure; *source says where the JDK came from.
+ */
+static const char *choose_jdk(char *found, size_t size, const char **source) {
+    const char *chosen = getenv("ACLNN4J_JAVA_HOME");
+    if (chosen != NULL && chosen[0] != '\0') {
+        *source = "ACLNN4J_JAVA_HOME";
+        return chosen;
+    }
+    const char *java_home = getenv("JAVA_HOME");
+    int java_home_major = java_home == NULL || java_home[0] == '\0' ? 0 : jdk_major(java_home);
+    if (java_home_major >= REQUIRED_JDK) {
+        *source = "JAVA_HOME";
+        return java_home;
+    }
+    if (jdk_major(ACLNN4J_JAVA_HOME) >= REQUIRED_JDK) {
+        *source = "the JDK recorded by ./aclnn4j native";
+        return ACLNN4J_JAVA_HOME;
+    }
+    const char *dirs = getenv("ACLNN4J_JDK_DIRS");
+    if (dirs == NULL || dirs[0] == '\0') {
+        dirs = "/usr/lib/jvm";
+    }
+    if (newest_installed_jdk(dirs, found, size)) {
+        *source = "the newest JDK installed";
+        return found;
+    }
+    char about_java_home[PATH_MAX + 64];
+    if (java_home == NULL || java_home[0] == '\0') {
+        snprintf(about_java_home, sizeof about_java_home, "JAVA_HOME is not set");
+    } else if (java_home_major > 0) {
+        snprintf(about_java_home, sizeof about_java_home, "JAVA_HOME (%s) is JDK %d", java_home, java_home_major);
+    } else {
+        snprintf(about_java_home, sizeof about_java_home, "JAVA_HOME (%s) is not a JDK", java_home);
+    }
+    fail_start("aclnn4j needs a JDK %d or newer and found none: %s, the JDK recorded at install (%s) is gone, "
+               "and %s has none. Install one (e.g. Temurin %d, or Debian's openjdk-%d-jdk where available) "
+               "or set JAVA_HOME to it.", REQUIRED_JDK, about_java_home, ACLNN4J_JAVA_HOME, dirs, REQUIRED_JDK,
+               REQUIRED_JDK);
+    return NULL;
+}
+
+/*
+ * The jar beside this library (lib64/aclnn4j/aclnn4j.jar, or lib/...), so that an installed prefix
+ * can be moved; else the class path recorded at install (a classes directory, for tests).
+ */
+static void find_class_path(char *out, size_t size) {
+    Dl_info info;
+    if (dladdr((void *)&aclnn4j_env, &info) != 0 && info.dli_fname != NULL) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        if (slash != NULL) {
+            char beside[PATH_MAX];
+            snprintf(beside, sizeof beside, "%.*s/aclnn4j/aclnn4j.jar", (int)(slash - info.dli_fname),
+                     info.dli_fname);
+            char resolved[PATH_MAX]; /* lib/ may be a link to lib64/: the AOT cache knows the real path */
+            if (realpath(beside, resolved) != NULL && access(resolved, R_OK) == 0) {
+                snprintf(out, size, "%s", resolved);
+                return;
+            }
+        }
+    }
+    snprintf(out, size, "%s", ACLNN4J_CLASS_PATH);
+}
+
+static char class_path[PATH_MAX];
+
 /*
  * Writes "-XX:AOTCache=<dir of the jar>/aclnn4j.aot" into option when that file exists and the JVM
  * is the JDK it was made with (the one ./aclnn4j native recorded); returns whether it did.
@@ -114,9 +241,9 @@ static int aot_cache(const char *java_home, char *option, size_t size) {
     if (strcmp(java_home, ACLNN4J_JAVA_HOME) != 0) {
         return 0;
     }
-    const char *slash = strrchr(ACLNN4J_CLASS_PATH, '/');
-    size_t dir = slash == NULL ? 0 : (size_t)(slash - ACLNN4J_CLASS_PATH);
-    int written = snprintf(option, size, "-XX:AOTCache=%.*s/aclnn4j.aot", (int)dir, ACLNN4J_CLASS_PATH);
+    const char *slash = strrchr(class_path, '/');
+    size_t dir = slash == NULL ? 0 : (size_t)(slash - class_path);
+    int written = snprintf(option, size, "-XX:AOTCache=%.*s/aclnn4j.aot", (int)dir, class_path);
     if (written < 0 || (size_t)written >= size) {
         return 0;
     }
@@ -165,7 +292,7 @@ static int find_entries(JNIEnv *env, const char *jvm) {
         jclass local = (*env)->FindClass(env, entry_classes[c]);
         if (local == NULL) {
             describe_exception(env, reason, sizeof reason);
-            fail_start("cannot load %s from %s with %s: %s", entry_classes[c], ACLNN4J_CLASS_PATH, jvm, reason);
+            fail_start("cannot load %s from %s with %s: %s", entry_classes[c], class_path, jvm, reason);
             return -1;
         }
         classes[c] = (jclass)(*env)->NewGlobalRef(env, local);
@@ -182,7 +309,7 @@ static int find_entries(JNIEnv *env, const char *jvm) {
         }
         if (aclnn4j_entries[slot].method == NULL) {
             fail_start("the jar %s has no entry %s%s: the C libraries and the jar do not match (reinstall with "
-                       "./aclnn4j native)", ACLNN4J_CLASS_PATH, entry_names[slot], entry_descriptors[slot]);
+                       "./aclnn4j native)", class_path, entry_names[slot], entry_descriptors[slot]);
             return -1;
         }
     }
@@ -191,7 +318,7 @@ static int find_entries(JNIEnv *env, const char *jvm) {
                                    : (*env)->GetStaticMethodID(env, bridge, "failed", "(Ljava/lang/Throwable;JI)I");
     if (failed_method == NULL) {
         describe_exception(env, reason, sizeof reason);
-        fail_start("cannot find %sBridge.failed in %s: %s", PACKAGE, ACLNN4J_CLASS_PATH, reason);
+        fail_start("cannot find %sBridge.failed in %s: %s", PACKAGE, class_path, reason);
         return -1;
     }
     bridge_class = (jclass)(*env)->NewGlobalRef(env, bridge);
@@ -201,13 +328,14 @@ static int find_entries(JNIEnv *env, const char *jvm) {
 /* Runs on a thread of its own: HotSpot should not be created on a process's primordial thread. */
 static void *start_jvm(void *unused) {
     (void)unused;
-    const char *java_home = getenv("JAVA_HOME");
-    const char *home_source = "JAVA_HOME";
-    if (java_home == NULL || java_home[0] == '\0') {
-        java_home = ACLNN4J_JAVA_HOME;
-        home_source = "the JDK recorded by ./aclnn4j native";
+    static char found_jdk[PATH_MAX];
+    const char *home_source = NULL;
+    const char *java_home = choose_jdk(found_jdk, sizeof found_jdk, &home_source);
+    if (java_home == NULL) {
+        return NULL;
     }
-    char libjvm[PATH_MAX];
+    find_class_path(class_path, sizeof class_path);
+    char libjvm[PATH_MAX + 32];
     snprintf(libjvm, sizeof libjvm, "%s/lib/server/libjvm.so", java_home);
     void *jvm_library = dlopen(libjvm, RTLD_NOW | RTLD_LOCAL);
     if (jvm_library == NULL) {
@@ -222,7 +350,7 @@ static void *start_jvm(void *unused) {
     }
 
     static char class_path_option[PATH_MAX + 32];
-    snprintf(class_path_option, sizeof class_path_option, "-Djava.class.path=%s", ACLNN4J_CLASS_PATH);
+    snprintf(class_path_option, sizeof class_path_option, "-Djava.class.path=%s", class_path);
     JavaVMOption options[MAX_JVM_OPTIONS];
     int n = 0;
     options[n++].optionString = class_path_option;
@@ -273,7 +401,7 @@ static void *start_jvm(void *unused) {
     free(extra_copy);
     if (created != JNI_OK) {
         fail_start("JNI_CreateJavaVM failed with %d (JVM %s, class path %s, ACLNN4J_JAVA_OPTIONS '%s')", (int)created,
-                   libjvm, ACLNN4J_CLASS_PATH, extra == NULL ? "" : extra);
+                   libjvm, class_path, extra == NULL ? "" : extra);
         return NULL;
     }
     char jvm[PATH_MAX + 64];
@@ -327,6 +455,10 @@ JNIEnv *aclnn4j_env(void) {
     }
     thread_env = env;
     return env;
+}
+
+const char *aclnn4j_start_failure(void) {
+    return start_failure;
 }
 
 jint aclnn4j_failed(JNIEnv *env, int slot, jint internal_status) {

@@ -119,6 +119,9 @@ ACLNN4J_EXPORT extern aclnn4j_entry aclnn4j_entries[ACLNN4J_SLOT_COUNT];
  */
 ACLNN4J_EXPORT JNIEnv *aclnn4j_env(void);
 
+/* Why the JVM could not be started (empty while it has not failed). */
+ACLNN4J_EXPORT const char *aclnn4j_start_failure(void);
+
 /* After an entry threw: records the message and clears the exception; returns the status to give. */
 ACLNN4J_EXPORT jint aclnn4j_failed(JNIEnv *env, int slot, jint internal_status);
 

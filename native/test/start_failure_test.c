@@ -1,5 +1,5 @@
 /*
- * Run with JAVA_HOME pointing where there is no JVM: every call fails with its family's internal
+ * Run with ACLNN4J_JAVA_HOME pointing where there is no JVM: every call fails with its family's internal
  * error (NULL for handle makers) and the reason is the recent message, on every thread that asks.
  */
 #include <pthread.h>

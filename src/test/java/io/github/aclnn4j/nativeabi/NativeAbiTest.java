@@ -145,7 +145,7 @@ class NativeAbiTest {
         Result build = run(List.of(NATIVE.resolve("build.sh").toString(), jarPrefix.toString(), JDK.toString(),
                 jar.toString()), Map.of());
         assertEquals(0, build.exitCode(), build::describe);
-        Path cache = jarPrefix.resolve("lib/aclnn4j/aclnn4j.aot");
+        Path cache = jarPrefix.resolve("lib64/aclnn4j/aclnn4j.aot");
         assertTrue(Files.size(cache) > 0, "no AOT cache in " + cache.getParent());
 
         Path exe = work.resolve("seed-bce-jar");
@@ -167,6 +167,75 @@ class NativeAbiTest {
         assertEquals(0, stale.exitCode(), stale::describe);
         assertEquals(documented, stale.stdout(), "with an unusable AOT cache");
         assertEquals("", stale.stderr(), "with an unusable AOT cache");
+    }
+
+    /**
+     * Installed like a CANN toolkit: CANN's documented CMake recipe (native/test/cmake), after
+     * nothing but {@code source PREFIX/set_env.sh}, builds the BCE-backward seed example against
+     * lib64 (libopapi_nn, libopapi_math included) without an rpath, and it prints the documented
+     * result. Skipped, saying so, only where cmake is missing.
+     */
+    @Test
+    void cannsSampleRecipeBuildsAgainstTheToolkit() throws IOException, InterruptedException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(onPath("cmake"),
+                "cmake is not on the PATH (apt-get install -y cmake): CANN's sample recipe is not tried");
+        for (String name : List.of("libascendcl.so", "libnnopbase.so", "libopapi.so", "libopapi_nn.so",
+                "libopapi_math.so")) {
+            assertTrue(Files.exists(prefix.resolve("lib64").resolve(name)), name + " in lib64");
+            assertTrue(Files.exists(prefix.resolve("lib").resolve(name)), name + " in lib");
+        }
+        Path build = work.resolve("cmake-build");
+        String script = "set -e; source '" + prefix.resolve("set_env.sh") + "'; cmake -S '" + TESTS.resolve("cmake")
+                + "' -B '" + build + "' -DCMAKE_CXX_COMPILER=g++ -DCMAKE_SKIP_RPATH=TRUE >/dev/null; cmake --build '"
+                + build + "' >/dev/null; cd '" + build + "'; ./bin/opapi_test";
+        Result r = run(List.of("bash", "-c", script), Map.of());
+        assertEquals(0, r.exitCode(), r::describe);
+        assertEquals(runExample("seed_binary_cross_entropy_backward"), r.stdout());
+    }
+
+    /**
+     * A prefix can move (the jar is found beside the libraries, set_env.sh finds itself), and a
+     * JAVA_HOME that is not a JDK 25 (the machine's JDK 17, or no JDK at all) is passed over for
+     * the recorded one, as {@code ./aclnn4j} passes it over. When no JDK 25 can be found anywhere,
+     * aclInit says so on stderr, with what to install.
+     */
+    @Test
+    void aMovedPrefixFindsItsJarAndAJdk() throws IOException, InterruptedException {
+        Path jdkLink = work.resolve("jdk-link");
+        Files.createSymbolicLink(jdkLink, JDK);
+        Path jar = work.resolve("move-jar").resolve("aclnn4j.jar");
+        Files.createDirectories(jar.getParent());
+        int jarred = java.util.spi.ToolProvider.findFirst("jar").orElseThrow()
+                .run(System.out, System.err, "--create", "--file", jar.toString(), "-C", CLASSES.toString(), ".");
+        assertEquals(0, jarred, "jar --create");
+        Path installed = work.resolve("installed");
+        Result build = run(List.of(NATIVE.resolve("build.sh").toString(), installed.toString(), jdkLink.toString(),
+                jar.toString()), Map.of());
+        assertEquals(0, build.exitCode(), build::describe);
+        Path moved = work.resolve("moved");
+        Files.move(installed, moved);
+
+        Path exe = work.resolve("seed-bce-moved");
+        String compile = "set -e; source '" + moved.resolve("set_env.sh") + "'; g++ -std=c++17 '"
+                + TESTS.resolve("examples/seed_binary_cross_entropy_backward.cpp") + "' -I \"$ASCEND_HOME_PATH/include\""
+                + " -L \"$ASCEND_HOME_PATH/lib64\" -lascendcl -lnnopbase -lopapi_nn -o '" + exe + "'";
+        Result compiled = run(List.of("bash", "-c", compile), Map.of());
+        assertEquals(0, compiled.exitCode(), compiled::describe);
+        String documented = runExample("seed_binary_cross_entropy_backward");
+        String notAJdk25 = Files.isDirectory(Path.of("/usr/lib/jvm/java-17-openjdk-amd64"))
+                ? "/usr/lib/jvm/java-17-openjdk-amd64" : work.resolve("no-such-jdk").toString();
+        Map<String, String> env = Map.of("LD_LIBRARY_PATH", moved.resolve("lib64").toString(), "JAVA_HOME", notAJdk25);
+        Result r = run(List.of(exe.toString()), env);
+        assertEquals(0, r.exitCode(), r::describe);
+        assertEquals(documented, r.stdout(), "from the moved prefix, with JAVA_HOME " + notAJdk25);
+
+        Files.delete(jdkLink); // the recorded JDK is gone, JAVA_HOME is no JDK 25, and no directory has one
+        Path empty = Files.createDirectories(work.resolve("no-jdks"));
+        Result none = run(List.of(exe.toString()), Map.of("LD_LIBRARY_PATH", moved.resolve("lib64").toString(),
+                "JAVA_HOME", notAJdk25, "ACLNN4J_JDK_DIRS", empty.toString()));
+        assertTrue(none.exitCode() != 0, none::describe);
+        assertTrue(none.stderr().contains("needs a JDK 25 or newer and found none")
+                && none.stderr().contains("Install one"), none::describe);
     }
 
     private String runExample(String name) throws IOException, InterruptedException {
@@ -244,7 +313,7 @@ class NativeAbiTest {
     void aMissingJvmIsAStatusAndAMessage() throws IOException, InterruptedException {
         Path exe = compile("gcc", List.of("-std=gnu11", "-Wall", "-Wextra", "-Werror"),
                 TESTS.resolve("start_failure_test.c"), List.of("-lpthread", "-lm"));
-        Result r = run(List.of(exe.toString()), Map.of("JAVA_HOME", work.resolve("no-such-jdk").toString()));
+        Result r = run(List.of(exe.toString()), Map.of("ACLNN4J_JAVA_HOME", work.resolve("no-such-jdk").toString()));
         assertEquals(0, r.exitCode(), r::describe);
     }
 
@@ -331,6 +400,8 @@ class NativeAbiTest {
         ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile());
         builder.environment().remove("JAVA_HOME");
         builder.environment().remove("ACLNN4J_JAVA_OPTIONS");
+        builder.environment().remove("ACLNN4J_JAVA_HOME");
+        builder.environment().remove("ACLNN4J_JDK_DIRS");
         builder.environment().putAll(environment);
         Path out = Files.createTempFile(work, "out", ".txt");
         Path err = Files.createTempFile(work, "err", ".txt");
