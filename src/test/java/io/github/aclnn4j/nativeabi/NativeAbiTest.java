@@ -171,9 +171,9 @@ class NativeAbiTest {
 
     /**
      * Installed like a CANN toolkit: CANN's documented CMake recipe (native/test/cmake), after
-     * nothing but {@code source PREFIX/set_env.sh}, builds the BCE-backward seed example against
-     * lib64 (libopapi_nn, libopapi_math included) without an rpath, and it prints the documented
-     * result. Skipped, saying so, only where cmake is missing.
+     * nothing but {@code source PREFIX/set_env.sh}, builds every calling example against lib64
+     * (libopapi_nn, libopapi_math included) without an rpath, and each prints what it prints built
+     * with the g++ line. Skipped, saying so, only where cmake is missing.
      */
     @Test
     void cannsSampleRecipeBuildsAgainstTheToolkit() throws IOException, InterruptedException {
@@ -185,12 +185,15 @@ class NativeAbiTest {
             assertTrue(Files.exists(prefix.resolve("lib").resolve(name)), name + " in lib");
         }
         Path build = work.resolve("cmake-build");
-        String script = "set -e; source '" + prefix.resolve("set_env.sh") + "'; cmake -S '" + TESTS.resolve("cmake")
-                + "' -B '" + build + "' -DCMAKE_CXX_COMPILER=g++ -DCMAKE_SKIP_RPATH=TRUE >/dev/null; cmake --build '"
-                + build + "' >/dev/null; cd '" + build + "'; ./bin/opapi_test";
-        Result r = run(List.of("bash", "-c", script), Map.of());
-        assertEquals(0, r.exitCode(), r::describe);
-        assertEquals(runExample("seed_binary_cross_entropy_backward"), r.stdout());
+        for (String example : EXAMPLES.values()) {
+            String script = "set -e; source '" + prefix.resolve("set_env.sh") + "'; cmake -S '"
+                    + TESTS.resolve("cmake") + "' -B '" + build + "' -DEXAMPLE=" + example
+                    + " -DCMAKE_CXX_COMPILER=g++ -DCMAKE_SKIP_RPATH=TRUE >/dev/null; cmake --build '" + build
+                    + "' >/dev/null; cd '" + build + "'; ./bin/opapi_test";
+            Result r = run(List.of("bash", "-c", script), Map.of());
+            assertEquals(0, r.exitCode(), () -> example + ": " + r.describe());
+            assertEquals(runExample(example), r.stdout(), example);
+        }
     }
 
     /**
