@@ -91,21 +91,26 @@ static void describe_exception(JNIEnv *env, char *buf, size_t size) {
 
 typedef jint (*create_java_vm_fn)(JavaVM **, void **, void *);
 
-/* Whether the JDK's module list (its release file) has the Vector API, which aclnn4j's kernels use when present. */
-static int has_vector_api(const char *java_home) {
+/* The line of the JDK's release file that starts with key, into line; whether there is one. */
+static int release_entry(const char *java_home, const char *key, char *line, size_t size) {
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/release", java_home);
     FILE *release = fopen(path, "r");
     if (release == NULL) {
         return 0;
     }
-    char line[8192];
     int found = 0;
-    while (!found && fgets(line, sizeof line, release) != NULL) {
-        found = strncmp(line, "MODULES=", 8) == 0 && strstr(line, "jdk.incubator.vector") != NULL;
+    while (!found && fgets(line, (int)size, release) != NULL) {
+        found = strncmp(line, key, strlen(key)) == 0;
     }
     fclose(release);
     return found;
+}
+
+/* Whether the JDK's module list (its release file) has the Vector API, which aclnn4j's kernels use when present. */
+static int has_vector_api(const char *java_home) {
+    char line[8192];
+    return release_entry(java_home, "MODULES=", line, sizeof line) && strstr(line, "jdk.incubator.vector") != NULL;
 }
 
 /* The JDK version aclnn4j is built for. */
@@ -115,23 +120,11 @@ static int has_vector_api(const char *java_home) {
 static int jdk_major(const char *java_home) {
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/lib/server/libjvm.so", java_home);
-    if (access(path, R_OK) != 0) {
-        return 0;
-    }
-    snprintf(path, sizeof path, "%s/release", java_home);
-    FILE *release = fopen(path, "r");
-    if (release == NULL) {
-        return 0;
-    }
     char line[512];
-    int major = 0;
-    while (major == 0 && fgets(line, sizeof line, release) != NULL) {
-        if (strncmp(line, "JAVA_VERSION=\"", 14) == 0) {
-            major = atoi(line + 14); /* "1.8.0" reads 1: too old either way */
-        }
+    if (access(path, R_OK) != 0 || !release_entry(java_home, "JAVA_VERSION=\"", line, sizeof line)) {
+        return 0;
     }
-    fclose(release);
-    return major;
+    return atoi(line + strlen("JAVA_VERSION=\"")); /* "1.8.0" reads 1: too old either way */
 }
 
 /* The newest JDK >= REQUIRED_JDK in the directories of dirs (colon-separated) into found; whether there is one. */

@@ -136,11 +136,7 @@ class NativeAbiTest {
      */
     @Test
     void aJarInstallStartsTheJvmFromItsAotCache() throws IOException, InterruptedException {
-        Path jar = work.resolve("jar").resolve("aclnn4j.jar");
-        Files.createDirectories(jar.getParent());
-        int jarred = java.util.spi.ToolProvider.findFirst("jar").orElseThrow()
-                .run(System.out, System.err, "--create", "--file", jar.toString(), "-C", CLASSES.toString(), ".");
-        assertEquals(0, jarred, "jar --create");
+        Path jar = jarOfClasses("jar");
         Path jarPrefix = work.resolve("jar-prefix");
         Result build = run(List.of(NATIVE.resolve("build.sh").toString(), jarPrefix.toString(), JDK.toString(),
                 jar.toString()), Map.of());
@@ -206,11 +202,7 @@ class NativeAbiTest {
     void aMovedPrefixFindsItsJarAndAJdk() throws IOException, InterruptedException {
         Path jdkLink = work.resolve("jdk-link");
         Files.createSymbolicLink(jdkLink, JDK);
-        Path jar = work.resolve("move-jar").resolve("aclnn4j.jar");
-        Files.createDirectories(jar.getParent());
-        int jarred = java.util.spi.ToolProvider.findFirst("jar").orElseThrow()
-                .run(System.out, System.err, "--create", "--file", jar.toString(), "-C", CLASSES.toString(), ".");
-        assertEquals(0, jarred, "jar --create");
+        Path jar = jarOfClasses("move-jar");
         Path installed = work.resolve("installed");
         Result build = run(List.of(NATIVE.resolve("build.sh").toString(), installed.toString(), jdkLink.toString(),
                 jar.toString()), Map.of());
@@ -239,6 +231,16 @@ class NativeAbiTest {
         assertTrue(none.exitCode() != 0, none::describe);
         assertTrue(none.stderr().contains("needs a JDK 25 or newer and found none")
                 && none.stderr().contains("Install one"), none::describe);
+    }
+
+    /** target/classes as a jar, in a directory {@code dir} of its own (installs copy jars, not directories). */
+    private static Path jarOfClasses(String dir) throws IOException {
+        Path jar = work.resolve(dir).resolve("aclnn4j.jar");
+        Files.createDirectories(jar.getParent());
+        int jarred = java.util.spi.ToolProvider.findFirst("jar").orElseThrow()
+                .run(System.out, System.err, "--create", "--file", jar.toString(), "-C", CLASSES.toString(), ".");
+        assertEquals(0, jarred, "jar --create");
+        return jar;
     }
 
     private String runExample(String name) throws IOException, InterruptedException {
