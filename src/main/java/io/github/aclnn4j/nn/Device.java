@@ -10,28 +10,20 @@ import io.github.aclnn4j.acl.AclrtStream;
 import io.github.aclnn4j.acl.Pointer;
 import io.github.aclnn4j.runtime.AclRuntime;
 import io.github.aclnn4j.tensor.HalfFloats;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
  * One device with a stream of its own, and the owner of every tensor made on it: {@link #close()}
  * waits for the stream and frees whatever the program left open.
  *
- * <p>Memory a tensor or an operator's workspace gives back is freed once the stream has finished
- * with it: at the next {@link #synchronize()} (which every read of a result runs), or before an
- * allocation once more than {@value #DEFERRED_LIMIT} bytes wait. Methods are thread-safe.
+ * <p>Memory a tensor or an operator's workspace gives back is freed at once: the runtime hands it
+ * to no other tensor before the work queued on the stream has run. Methods are thread-safe.
  */
 public final class Device implements AutoCloseable {
-    /** Bytes of released memory that may wait for the stream before an allocation synchronizes. */
-    static final long DEFERRED_LIMIT = 64L << 20;
-
     private final int id;
     private final AclrtStream stream;
     private final Set<Storage> open = new LinkedHashSet<>();
-    private final List<Pointer> released = new ArrayList<>();
-    private long releasedBytes;
     private boolean closed;
 
     private Device(int id, AclrtStream stream) {
@@ -120,16 +112,14 @@ public final class Device implements AutoCloseable {
     }
 
     /**
-     * Waits for every operator launched on this device, then frees the memory released meanwhile.
+     * Waits for every operator launched on this device.
      *
      * @throws AclnnException for an operator that failed while running (layer 1's status and message)
      */
     public synchronized void synchronize() {
         requireOpen();
         bind();
-        int status = AclRt.synchronizeStream(stream);
-        freeReleased();
-        check(status);
+        check(AclRt.synchronizeStream(stream));
     }
 
     /**
@@ -155,7 +145,6 @@ public final class Device implements AutoCloseable {
         bind();
         int status = AclRt.synchronizeStream(stream);
         String message = status == AclError.ACL_SUCCESS ? null : Acl.getRecentErrMsg();
-        freeReleased();
         for (Storage s : open) {
             s.freed = true;
             AclRt.free(s.pointer);
@@ -198,9 +187,6 @@ public final class Device implements AutoCloseable {
     private synchronized Storage allocate(DType dtype, long elements) {
         requireOpen();
         bind();
-        if (releasedBytes > DEFERRED_LIMIT) {
-            synchronize();
-        }
         long bytes = Math.max(1, Math.multiplyExact(elements, dtype.byteSize()));
         Pointer p = new Pointer();
         check(AclRt.malloc(p, bytes, AclrtMemMallocPolicy.ACL_MEM_MALLOC_HUGE_FIRST));
@@ -209,17 +195,17 @@ public final class Device implements AutoCloseable {
         return s;
     }
 
-    /** Memory the stream may still use: freed at the next synchronize. */
+    /** Frees {@code s}; the runtime keeps it from other tensors until the queued work that uses it has run. */
     synchronized void release(Storage s) {
         if (open.remove(s)) {
             s.freed = true;
-            releaseLater(s.pointer, s.bytes);
+            check(AclRt.free(s.pointer));
         }
     }
 
-    synchronized void releaseLater(Pointer p, long bytes) {
-        released.add(p);
-        releasedBytes += bytes;
+    /** Frees a workspace, as {@link #release} frees a tensor's memory. */
+    void releaseWorkspace(Pointer workspace) {
+        check(AclRt.free(workspace));
     }
 
     /** The bytes of {@code s}'s {@code [from, from + count)} after waiting for the stream. */
@@ -241,14 +227,6 @@ public final class Device implements AutoCloseable {
             check(AclRt.memcpy(s.pointer, s.bytes, Pointer.to(bytes), bytes.length,
                     AclrtMemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE));
         }
-    }
-
-    private void freeReleased() {
-        for (Pointer p : released) {
-            AclRt.free(p);
-        }
-        released.clear();
-        releasedBytes = 0;
     }
 
     private static void checkedCount(int length, long[] shape) {

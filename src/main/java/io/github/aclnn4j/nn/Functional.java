@@ -247,7 +247,7 @@ public final class Functional {
                 launched = true;
             } finally {
                 if (workspace != null && !workspace.isNull()) {
-                    device.releaseLater(workspace, workspaceSize[0]);
+                    device.releaseWorkspace(workspace);
                 }
                 if (!launched) {
                     Acl.destroyAclOpExecutor(executor);

@@ -6,9 +6,11 @@ import java.lang.foreign.MemorySegment;
 /**
  * One {@code aclrtMalloc} allocation: off-heap, zero-filled, {@value #ALIGNMENT}-byte aligned.
  * A block of up to {@link Slabs#MAX_SLOT} bytes is a slot of a shared slab ({@link Slabs}); a larger
- * one is owned by a shared arena of its own, so that freeing it makes every later access fail
- * instead of touching released memory. Blocks of 2 MB and more that may use huge pages are mapped
- * by {@link HugePages} when it is available. Either way a freed block refuses {@link #segment()}.
+ * one is owned by a shared arena of its own, closed when its memory is given back, so that every
+ * later access through an old segment fails instead of touching released memory. Blocks of 2 MB
+ * and more that may use huge pages are mapped by {@link HugePages} when it is available. Either
+ * way a freed block refuses {@link #segment()} at once, and its memory is given back once the work
+ * queued before the free has run ({@link DeviceMemory#free}).
  */
 public final class DeviceBlock implements MemoryBlock {
     /** CANN documents 32-byte alignment; cache lines and AVX-512 want 64. */
@@ -53,12 +55,13 @@ public final class DeviceBlock implements MemoryBlock {
         return segment.address();
     }
 
-    /**
-     * Marks the block freed; a block with its own arena closes it, a slot is returned by its
-     * {@link DeviceMemory}, which knows when that is safe.
-     */
-    void free() {
+    /** Refuses every later {@link #segment()}; the memory is given back by {@link #release} or with its slot. */
+    void markFreed() {
         freed = true;
+    }
+
+    /** Unmaps a block with its own arena (every access through an old segment then fails). */
+    void release() {
         if (arena != null) {
             closeWhenReleased(arena);
         }

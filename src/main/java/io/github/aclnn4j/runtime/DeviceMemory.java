@@ -20,11 +20,11 @@ final class DeviceMemory {
     private final long capacity;
     private final NavigableMap<Long, DeviceBlock> live = new TreeMap<>();
     private final Slabs slabs = new Slabs();
-    /** Slots of freed blocks that work queued before the free may still touch, oldest first. */
+    /** Freed blocks whose memory work queued before the free may still touch, oldest first. */
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     private long used;
 
-    private record Held(Slabs.Slot slot, Fence fence) {}
+    private record Held(DeviceBlock block, Fence fence) {}
 
     DeviceMemory(int deviceId) {
         this.deviceId = deviceId;
@@ -74,30 +74,38 @@ final class DeviceMemory {
     }
 
     /**
-     * Frees {@code block}; false if it is not live here. Its slot, if it has one, is reused only
-     * after {@code fence} (the work queued so far, null for none) has passed.
+     * Frees {@code block}; false if it is not live here. It is refused everywhere at once, but its
+     * memory (a slot to reuse, or an arena to close) is given back only after {@code fence} (the
+     * work queued so far, null for none) has passed: a task racing with the free runs to its end on
+     * memory no other block has, and reports the free (see the plans' check after a run).
      */
     synchronized boolean free(DeviceBlock block, Fence fence) {
         if (!live.remove(block.address(), block)) {
             return false;
         }
         used -= block.byteSize();
-        block.free();
-        if (block.slot() != null) {
-            if (fence == null) {
-                slabs.give(block.slot());
-            } else {
-                held.addLast(new Held(block.slot(), fence));
-            }
-            releaseHeld();
+        block.markFreed();
+        if (fence == null) {
+            giveBack(block);
+        } else {
+            held.addLast(new Held(block, fence));
         }
+        releaseHeld();
         return true;
     }
 
-    /** Returns the held slots whose fences have passed, oldest first. */
+    private void giveBack(DeviceBlock block) {
+        if (block.slot() != null) {
+            slabs.give(block.slot());
+        } else {
+            block.release();
+        }
+    }
+
+    /** Gives back the held blocks whose fences have passed, oldest first. */
     private void releaseHeld() {
         while (!held.isEmpty() && held.peekFirst().fence().passed()) {
-            slabs.give(held.pollFirst().slot());
+            giveBack(held.pollFirst().block());
         }
     }
 
@@ -116,7 +124,9 @@ final class DeviceMemory {
         for (DeviceBlock block : new ArrayList<>(live.values())) {
             free(block, null);
         }
-        held.clear();
+        while (!held.isEmpty()) {
+            giveBack(held.pollFirst().block());
+        }
         slabs.closeAll();
     }
 

@@ -130,6 +130,30 @@ class DeviceMemoryTest {
                 "a large block's memory is unmapped when it is freed");
     }
 
+    /** A large block freed under queued work stays mapped for that work, and is unmapped once it ran. */
+    @Test
+    void aLargeBlockFreedUnderQueuedWorkIsUnmappedAfterIt() throws InterruptedException {
+        Stream stream = new Stream(0, false);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        DeviceBlock large = memory.allocate(Slabs.MAX_SLOT * 3, false);
+        MemorySegment segment = large.segment();
+        stream.submit(ws -> {
+            running.countDown();
+            await(release);
+            segment.set(ValueLayout.JAVA_BYTE, 0, (byte) 1); // the task's last write, after the free
+        }, MemorySegment.NULL, false);
+        running.await();
+        assertTrue(memory.free(large, Fence.of(new Stream[] {stream})));
+        assertThrows(Failure.class, large::segment, "a freed block is refused at once");
+        assertEquals(0, memory.usedBytes(), "and no longer counted");
+        release.countDown();
+        assertNull(stream.synchronize(), "the task wrote to memory still mapped");
+        memory.free(memory.allocate(64, false), null); // the allocator's next call gives back what the fence held
+        assertThrows(IllegalStateException.class, () -> segment.get(ValueLayout.JAVA_BYTE, 0),
+                "unmapped once the work ran");
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await();
