@@ -89,7 +89,8 @@ public final class Parallel {
     public static void forEach(long tasks, long elementsPerTask, Tasks body, MemorySegment workspace) {
         Pool p = pool;
         Job job = JOBS.get();
-        if (serial(tasks, elementsPerTask) || job.body != null) { // small, or called from a task: no helpers
+        // small, called from a task, or a cold call on its plain-Java path (Warmup.plainCall): no helpers
+        if (serial(tasks, elementsPerTask) || job.body != null || Warmup.plainCall()) {
             for (long i = 0; i < tasks; i++) {
                 body.task(i, workspace);
             }

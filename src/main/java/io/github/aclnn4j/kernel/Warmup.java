@@ -34,8 +34,15 @@ public final class Warmup {
     private static final AtomicBoolean STARTED = new AtomicBoolean();
     /** What ended the warm-up early, if anything did (a bug: tests look at it). */
     static volatile Throwable failure;
-    /** Calls of at most this many elements take plain Java while the loops are cold. */
-    public static final long SMALL_CALL = 1 << 18;
+    /**
+     * Calls of at most this many elements take plain Java while the loops are cold. Above it, the
+     * Vector API's loops win within the first hundred calls (fresh JVMs, Zen 3, one plain-Java
+     * thread per call: PReLU backward at 2^18 elements, 1,000 calls 5.2 s on plain Java against 1.7
+     * s on the vector loops; BCE with logits at 2^16, 3.3 against 2.6 s, but its first 100 calls 0.8
+     * against 2.3 s; at 2^15 plain Java wins throughout: PReLU backward 1.0 against 1.3 s, GroupNorm
+     * backward 0.8–1.0 against 1.6 s).
+     */
+    public static final long SMALL_CALL = 1 << 16;
     /** Set while this thread runs a small call planned cold. */
     private static final ThreadLocal<boolean[]> PLAIN = new ThreadLocal<>() {
         @Override
@@ -106,6 +113,17 @@ public final class Warmup {
         }
         plain[0] = true;
         return true;
+    }
+
+    /**
+     * Whether this thread runs a call on its plain-Java path: such a call is not split across the
+     * compute threads ({@link Parallel#forEach}). Its code is still interpreted or barely compiled
+     * on every thread that runs it, and on two cores a helper takes the core the warm-up thread
+     * needs: PReLU backward at 2^15 elements, first call 192 ms on one thread against 606–657 ms
+     * on two, 1,000 calls 1.1 s against 3.4–4.5 s (fresh JVMs, Zen 3, {@code bench.ColdStart}).
+     */
+    static boolean plainCall() {
+        return !warm && PLAIN.get()[0];
     }
 
     /** Ends what {@link #begin} started, given what it returned. */
