@@ -2,6 +2,8 @@ package io.github.aclnn4j.robust.fuzz;
 
 import static io.github.aclnn4j.acl.AclDataType.ACL_FLOAT;
 import static io.github.aclnn4j.acl.AclFormat.ACL_FORMAT_ND;
+import static io.github.aclnn4j.robust.fuzz.FuzzCalls.check;
+import static io.github.aclnn4j.robust.fuzz.FuzzCalls.status;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import io.github.aclnn4j.acl.Acl;
@@ -266,20 +268,5 @@ final class RuntimeApiFuzzer {
         check(status == 0 || status == INVALID, what + " returned " + status + ": " + message);
         check(status == 0 || message != null, what + " failed without a recent message");
         return status;
-    }
-
-    private static int status(String what, IntSupplier call) {
-        Acl.getRecentErrMsg();
-        try {
-            return call.getAsInt();
-        } catch (Throwable t) {
-            throw new AssertionError(what + " threw " + t, t);
-        }
-    }
-
-    private static void check(boolean condition, String message) {
-        if (!condition) {
-            throw new AssertionError(message);
-        }
     }
 }

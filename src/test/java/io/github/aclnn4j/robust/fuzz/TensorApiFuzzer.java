@@ -1,6 +1,8 @@
 package io.github.aclnn4j.robust.fuzz;
 
 import static io.github.aclnn4j.acl.AclDataType.*;
+import static io.github.aclnn4j.robust.fuzz.FuzzCalls.check;
+import static io.github.aclnn4j.robust.fuzz.FuzzCalls.status;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import io.github.aclnn4j.acl.Acl;
@@ -237,15 +239,6 @@ final class TensorApiFuzzer {
         }
     }
 
-    private static int status(String what, IntSupplier call) {
-        Acl.getRecentErrMsg();
-        try {
-            return call.getAsInt();
-        } catch (Throwable t) {
-            throw new AssertionError(what + " threw " + t, t);
-        }
-    }
-
     private static void ok(String what, IntSupplier call) {
         int status = status(what, call);
         check(status == 0, what + " returned " + status + ": " + Acl.getRecentErrMsg());
@@ -256,11 +249,5 @@ final class TensorApiFuzzer {
         String message = Acl.getRecentErrMsg();
         check(MISUSE.contains(status), what + " returned " + status + ", expected one of " + MISUSE);
         check(message != null, what + " failed without a recent message");
-    }
-
-    private static void check(boolean condition, String message) {
-        if (!condition) {
-            throw new AssertionError(message);
-        }
     }
 }
