@@ -10,6 +10,7 @@ import io.github.aclnn4j.acl.AclrtStream;
 import io.github.aclnn4j.acl.Pointer;
 import io.github.aclnn4j.runtime.AclRuntime;
 import io.github.aclnn4j.tensor.HalfFloats;
+import io.github.aclnn4j.tensor.Shapes;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -180,7 +181,7 @@ public final class Device implements AutoCloseable {
     }
 
     private Tensor contiguous(Storage s, DType dtype, long[] shape) {
-        return new Tensor(this, s, dtype, shape.clone(), Tensor.contiguousStrides(shape), 0);
+        return new Tensor(this, s, dtype, shape.clone(), Shapes.contiguousStrides(shape), 0);
     }
 
     /** Fresh storage for {@code elements} of {@code dtype} (at least one byte, so empty tensors have an address). */

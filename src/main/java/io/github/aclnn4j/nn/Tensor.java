@@ -7,6 +7,7 @@ import io.github.aclnn4j.acl.AclnnStatus;
 import io.github.aclnn4j.tensor.HalfFloats;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import io.github.aclnn4j.tensor.Shapes;
 import java.util.Arrays;
 
 /**
@@ -180,7 +181,7 @@ public final class Tensor implements AutoCloseable {
             throw new IllegalStateException("view: the elements of this " + Arrays.toString(shape) + " view (strides "
                     + Arrays.toString(strides) + ") are not contiguous; only a copy could reshape them");
         }
-        return view(s, contiguousStrides(s), offset);
+        return view(s, Shapes.contiguousStrides(s), offset);
     }
 
     /** Whether the elements lie in row-major order one after the other (dimensions of size 1 aside). */
@@ -317,16 +318,6 @@ public final class Tensor implements AutoCloseable {
             n = Math.multiplyExact(n, d);
         }
         return n;
-    }
-
-    static long[] contiguousStrides(long[] shape) {
-        long[] st = new long[shape.length];
-        long s = 1;
-        for (int i = shape.length - 1; i >= 0; i--) {
-            st[i] = s;
-            s *= Math.max(1, shape[i]);
-        }
-        return st;
     }
 
     private Tensor view(long[] s, long[] st, long off) {

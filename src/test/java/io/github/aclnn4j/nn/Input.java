@@ -62,7 +62,7 @@ final class Input {
         this.longs = longs;
         this.views = List.copyOf(views);
         long[] sh = baseShape.clone();
-        long[] st = contiguousStrides(baseShape);
+        long[] st = Shapes.contiguousStrides(baseShape);
         long off = 0;
         for (View v : views) {
             switch (v) {
@@ -252,16 +252,6 @@ final class Input {
         };
     }
 
-    /** Row-major strides, a dimension of size 0 counting as 1 (as PyTorch's). */
-    static long[] contiguousStrides(long[] shape) {
-        long[] strides = new long[shape.length];
-        long s = 1;
-        for (int i = shape.length - 1; i >= 0; i--) {
-            strides[i] = s;
-            s *= Math.max(shape[i], 1);
-        }
-        return strides;
-    }
 
     private static void swap(long[] a, int i, int j) {
         long t = a[i];

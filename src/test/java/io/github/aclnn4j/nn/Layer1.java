@@ -94,7 +94,7 @@ final class Layer1 implements AutoCloseable {
     /** A zero-filled contiguous output. */
     Output output(DType dtype, long... shape) {
         Pointer dev = malloc(Shapes.numel(shape) * dtype.byteSize());
-        return new Output(tensor(shape, Input.contiguousStrides(shape), 0, dtype, shape, dev), dev, dtype,
+        return new Output(tensor(shape, Shapes.contiguousStrides(shape), 0, dtype, shape, dev), dev, dtype,
                 shape.clone());
     }
 

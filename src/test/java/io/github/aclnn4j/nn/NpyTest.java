@@ -189,7 +189,7 @@ class NpyTest extends SharedDevice {
     private static void assertSame(DType dtype, long[] shape, byte[] bytes, Tensor t) {
         assertEquals(dtype, t.dtype());
         assertArrayEquals(shape, t.shape());
-        assertArrayEquals(Tensor.contiguousStrides(shape), t.strides());
+        assertArrayEquals(io.github.aclnn4j.tensor.Shapes.contiguousStrides(shape), t.strides());
         assertArrayEquals(bytes, t.toBytes());
     }
 
