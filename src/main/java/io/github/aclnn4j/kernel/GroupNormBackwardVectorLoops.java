@@ -1,6 +1,7 @@
 package io.github.aclnn4j.kernel;
 
 import static io.github.aclnn4j.kernel.VectorBulkMath.D4;
+import static io.github.aclnn4j.kernel.VectorBulkMath.F4;
 import static io.github.aclnn4j.kernel.VectorBulkMath.D8;
 import static io.github.aclnn4j.kernel.VectorBulkMath.F8;
 import static io.github.aclnn4j.kernel.VectorLanes.*;
@@ -90,14 +91,18 @@ final class GroupNormBackwardVectorLoops {
         DoubleVector dot1 = DoubleVector.zero(D4);
         long bound = n - n % F8.length();
         for (int i = 0; i < bound; i += F8.length()) {
-            FloatVector av = FloatVector.fromMemorySegment(F8, a, aRow + 4L * i, ORDER);
-            FloatVector bv = FloatVector.fromMemorySegment(F8, b, bRow + 4L * i, ORDER);
-            DoubleVector a0 = (DoubleVector) av.convertShape(VectorOperators.F2D, D4, 0);
-            DoubleVector a1 = (DoubleVector) av.convertShape(VectorOperators.F2D, D4, 1);
+            long ai = aRow + 4L * i;
+            long bi = bRow + 4L * i;
+            DoubleVector a0 = (DoubleVector) FloatVector.fromMemorySegment(F4, a, ai, ORDER)
+                    .convertShape(VectorOperators.F2D, D4, 0);
+            DoubleVector a1 = (DoubleVector) FloatVector.fromMemorySegment(F4, a, ai + 16, ORDER)
+                    .convertShape(VectorOperators.F2D, D4, 0);
             sum0 = sum0.add(a0);
             sum1 = sum1.add(a1);
-            dot0 = a0.fma((DoubleVector) bv.convertShape(VectorOperators.F2D, D4, 0), dot0);
-            dot1 = a1.fma((DoubleVector) bv.convertShape(VectorOperators.F2D, D4, 1), dot1);
+            dot0 = a0.fma((DoubleVector) FloatVector.fromMemorySegment(F4, b, bi, ORDER)
+                    .convertShape(VectorOperators.F2D, D4, 0), dot0);
+            dot1 = a1.fma((DoubleVector) FloatVector.fromMemorySegment(F4, b, bi + 16, ORDER)
+                    .convertShape(VectorOperators.F2D, D4, 0), dot1);
         }
         sum0.intoArray(lanes, 0);
         sum1.intoArray(lanes, D4.length());

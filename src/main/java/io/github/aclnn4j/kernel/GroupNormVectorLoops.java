@@ -1,6 +1,7 @@
 package io.github.aclnn4j.kernel;
 
 import static io.github.aclnn4j.kernel.VectorBulkMath.D4;
+import static io.github.aclnn4j.kernel.VectorBulkMath.F4;
 import static io.github.aclnn4j.kernel.VectorBulkMath.D8;
 import static io.github.aclnn4j.kernel.VectorBulkMath.F8;
 import static io.github.aclnn4j.kernel.VectorLanes.*;
@@ -59,10 +60,12 @@ final class GroupNormVectorLoops {
         DoubleVector sum1 = DoubleVector.zero(D4);
         int bound = n - n % F8.length();
         for (int i = 0; i < bound; i += F8.length()) {
-            FloatVector v = FloatVector.fromMemorySegment(F8, x, xAt + 4L * i, ORDER);
-            v.intoArray(dst, i);
-            sum0 = sum0.add((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 0));
-            sum1 = sum1.add((DoubleVector) v.convertShape(VectorOperators.F2D, D4, 1));
+            FloatVector v0 = FloatVector.fromMemorySegment(F4, x, xAt + 4L * i, ORDER);
+            FloatVector v1 = FloatVector.fromMemorySegment(F4, x, xAt + 4L * i + 16, ORDER);
+            v0.intoArray(dst, i);
+            v1.intoArray(dst, i + 4);
+            sum0 = sum0.add((DoubleVector) v0.convertShape(VectorOperators.F2D, D4, 0));
+            sum1 = sum1.add((DoubleVector) v1.convertShape(VectorOperators.F2D, D4, 0));
         }
         sum0.intoArray(lanes, 0);
         sum1.intoArray(lanes, D4.length());

@@ -2,6 +2,7 @@ package io.github.aclnn4j.kernel;
 
 import static io.github.aclnn4j.kernel.VectorBulkMath.D4;
 import static io.github.aclnn4j.kernel.VectorBulkMath.D8;
+import static io.github.aclnn4j.kernel.VectorBulkMath.F4;
 import static io.github.aclnn4j.kernel.VectorBulkMath.F8;
 import static io.github.aclnn4j.kernel.VectorLanes.*;
 
@@ -75,15 +76,18 @@ final class PreluBackwardVectorLoops {
         DoubleVector acc1 = DoubleVector.zero(D4);
         for (int i = 0; i < n; i += F8.length()) {
             long o = 4L * i;
-            FloatVector xv = FloatVector.fromMemorySegment(F8, x, xAt + o, ORDER);
-            FloatVector gv = FloatVector.fromMemorySegment(F8, g, gAt + o, ORDER);
-            VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
-            FloatVector xm = xv.blend(0f, up); // min(x, 0), as preluBf16
-            acc0 = ((DoubleVector) xm.convertShape(VectorOperators.F2D, D4, 0))
-                    .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D4, 0), acc0);
-            acc1 = ((DoubleVector) xm.convertShape(VectorOperators.F2D, D4, 1))
-                    .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D4, 1), acc1);
-            gv.mul(w).blend(gv, up).intoMemorySegment(out, outAt + o, ORDER);
+            FloatVector x0 = FloatVector.fromMemorySegment(F4, x, xAt + o, ORDER);
+            FloatVector g0 = FloatVector.fromMemorySegment(F4, g, gAt + o, ORDER);
+            FloatVector x1 = FloatVector.fromMemorySegment(F4, x, xAt + o + 16, ORDER);
+            FloatVector g1 = FloatVector.fromMemorySegment(F4, g, gAt + o + 16, ORDER);
+            VectorMask<Float> up0 = x0.compare(VectorOperators.GT, 0f);
+            VectorMask<Float> up1 = x1.compare(VectorOperators.GT, 0f);
+            acc0 = ((DoubleVector) x0.blend(0f, up0).convertShape(VectorOperators.F2D, D4, 0)) // min(x, 0), as preluBf16
+                    .fma((DoubleVector) g0.convertShape(VectorOperators.F2D, D4, 0), acc0);
+            acc1 = ((DoubleVector) x1.blend(0f, up1).convertShape(VectorOperators.F2D, D4, 0))
+                    .fma((DoubleVector) g1.convertShape(VectorOperators.F2D, D4, 0), acc1);
+            g0.mul(w).blend(g0, up0).intoMemorySegment(out, outAt + o, ORDER);
+            g1.mul(w).blend(g1, up1).intoMemorySegment(out, outAt + o + 16, ORDER);
         }
         acc0.intoArray(lanes, 0);
         acc1.intoArray(lanes, D4.length());
