@@ -37,7 +37,7 @@ public interface DirectMath {
     /**
      * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward},
      * {@link #bceWithLogits}, {@link #bceWithLogitsBackward}, {@link #preluForwardWeighted}, {@link #readAndSum},
-     * {@link #affineStore} and {@link #affine} (FLOAT only), {@link #bceWithLogitsUniform} and
+     * {@link #affineStore}, {@link #affine} and the channel loops (FLOAT only), {@link #bceWithLogitsUniform} and
      * {@link #groupNormUpdate} (the 16-bit types).
      */
     boolean supports(DType dtype);
@@ -131,6 +131,34 @@ public interface DirectMath {
      */
     void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows, long rowLength,
             long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt);
+
+    /**
+     * GroupNorm's channels-last sums, FLOAT, over dense {@code [positions, channels]} memory:
+     * {@code sum[c] += x[p, c]} in position order, as {@link BulkMath#addChannelRows} without dots.
+     */
+    void channelSums(DType dtype, MemorySegment x, long xAt, int positions, int channels, double[] sum);
+
+    /**
+     * As {@link #channelSums}, {@code acc[c] = fma(d, d, acc[c])} with {@code d = x[p, c] − shift[c]},
+     * as {@link BulkMath#addChannelSquaredDeviations}.
+     */
+    void channelSquaredDeviations(DType dtype, MemorySegment x, long xAt, int positions, int channels,
+            double[] shift, double[] acc);
+
+    /** As {@link #channelSums}, with {@code dot[c] = fma(a, b, dot[c])}, as {@link BulkMath#addChannelRows}. */
+    void channelSumsAndDots(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, int positions,
+            int channels, double[] sum, double[] dot);
+
+    /** {@code out[p, c] = (float) fma(k[c], x[p, c], bias[c])}, as {@link BulkMath#affineChannelRows}, FLOAT. */
+    void channelAffine(DType dtype, MemorySegment x, long xAt, int positions, int channels, double[] k,
+            double[] bias, MemorySegment out, long outAt);
+
+    /**
+     * {@code out[p, c] = (float) (ca[c]·a[p, c] + cb[c]·b[p, c] + bias[c])}, as
+     * {@link BulkMath#affineChannelPairs}, FLOAT.
+     */
+    void channelAffinePairs(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, int positions,
+            int channels, double[] ca, double[] cb, double[] bias, MemorySegment out, long outAt);
 
     /** Picks the implementation, under the same rules as {@link BulkMath.Loader}. */
     final class Loader {

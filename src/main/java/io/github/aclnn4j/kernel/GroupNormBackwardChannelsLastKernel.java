@@ -1,5 +1,6 @@
 package io.github.aclnn4j.kernel;
 
+import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -10,7 +11,9 @@ import java.util.Arrays;
  * {@code Σdy·x} (vectorised across channels, each channel's additions in position order) into the
  * workspace, the groups' coefficients as {@link GroupNormBackwardKernel} derives them, then
  * {@code dx = rstd·γ[c]·dy + b·x + c0} in double per element. gradGamma and gradBeta are then the
- * same reduction over n. A sample of up to {@link #CACHED_SAMPLE} elements is read once.
+ * same reduction over n. A sample of up to {@link #CACHED_SAMPLE} elements is read once. Dense
+ * FLOAT dy, x and gradInput are read and written in place by the {@link DirectMath} channel loops,
+ * with the same operations in the same order, so the same bits.
  */
 public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
@@ -29,6 +32,12 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
     private final StridedView gradInput;
     private final StridedView gradGamma;
     private final StridedView gradBeta;
+    /**
+     * Dense FLOAT dy, x and gradInput (or none): read and written in place
+     * ({@link DirectMath#channelSumsAndDots}). With a transposed gradInput, the rows' copy of the
+     * whole sample stays: its scatter then moves long runs.
+     */
+    private final boolean direct;
 
     /**
      * The kernel of one plan, made by phase 1.
@@ -52,6 +61,9 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
         this.gradInput = gradInput;
         this.gradGamma = gradGamma;
         this.gradBeta = gradBeta;
+        direct = DirectOperands.supported(DType.FLOAT, dy.numel()) && DirectOperands.dense(dy, DType.FLOAT)
+                && DirectOperands.dense(x, DType.FLOAT)
+                && (gradInput == null || DirectOperands.dense(gradInput, DType.FLOAT));
     }
 
     /** Runs the whole call: a task per sample on the library's threads, then gradBeta and gradGamma. */
@@ -63,22 +75,25 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
     @Override
     public void task(long sample, MemorySegment workspace) {
         Scratch s = Scratch.get();
-        boolean cached = hxw * c <= CACHED_SAMPLE;
-        int rowsPerChunk = cached ? (int) hxw : Math.max(1, Blocks.SIZE / c);
-        s.ensureGroupRows(rowsPerChunk * c);
-        float[] dyRows = s.groupA;
-        float[] xRows = s.groupB;
         double[][] perChannel = s.channelDoubles(c);
         double[] sums = perChannel[0];
         double[] dots = perChannel[1];
         long first = sample * hxw * c;
         Arrays.fill(sums, 0, c, 0.0);
         Arrays.fill(dots, 0, c, 0.0);
-        for (long p = 0; p < hxw; p += rowsPerChunk) {
-            int rows = (int) Math.min(rowsPerChunk, hxw - p);
-            dy.gather(first + p * c, dyRows, rows * c);
-            x.gather(first + p * c, xRows, rows * c);
-            BulkMath.current().addChannelRows(dyRows, xRows, rows, c, sums, dots);
+        boolean cached = !direct && hxw * c <= CACHED_SAMPLE;
+        int rowsPerChunk = cached ? (int) hxw : Math.max(1, Blocks.SIZE / c);
+        if (direct) {
+            DirectOperands.math().channelSumsAndDots(DType.FLOAT, dy.segment(), dy.denseOffset(first), x.segment(),
+                    x.denseOffset(first), Math.toIntExact(hxw), c, sums, dots);
+        } else {
+            s.ensureGroupRows(rowsPerChunk * c);
+            for (long p = 0; p < hxw; p += rowsPerChunk) {
+                int rows = (int) Math.min(rowsPerChunk, hxw - p);
+                dy.gather(first + p * c, s.groupA, rows * c);
+                x.gather(first + p * c, s.groupB, rows * c);
+                BulkMath.current().addChannelRows(s.groupA, s.groupB, rows, c, sums, dots);
+            }
         }
         double[] pairs = s.sums(2 * c);
         for (int ch = 0; ch < c; ch++) {
@@ -105,14 +120,20 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
                     bias[g * d + r] = coef[2];
                 }
             }
-            for (long p = 0; p < hxw; p += rowsPerChunk) {
-                int rows = (int) Math.min(rowsPerChunk, hxw - p);
-                if (!cached) {
-                    dy.gather(first + p * c, dyRows, rows * c);
-                    x.gather(first + p * c, xRows, rows * c);
+            if (direct) {
+                DirectOperands.math().channelAffinePairs(DType.FLOAT, dy.segment(), dy.denseOffset(first),
+                        x.segment(), x.denseOffset(first), Math.toIntExact(hxw), c, ca, cb, bias,
+                        gradInput.segment(), gradInput.denseOffset(first));
+            } else {
+                for (long p = 0; p < hxw; p += rowsPerChunk) { // a cached sample is still in the rows
+                    int rows = (int) Math.min(rowsPerChunk, hxw - p);
+                    if (!cached) {
+                        dy.gather(first + p * c, s.groupA, rows * c);
+                        x.gather(first + p * c, s.groupB, rows * c);
+                    }
+                    BulkMath.current().affineChannelPairs(s.groupA, s.groupB, rows, c, ca, cb, bias);
+                    gradInput.scatter(first + p * c, s.groupA, rows * c);
                 }
-                BulkMath.current().affineChannelPairs(dyRows, xRows, rows, c, ca, cb, bias);
-                gradInput.scatter(first + p * c, dyRows, rows * c);
             }
         }
         for (int g = 0; g < group; g++) {

@@ -1,5 +1,6 @@
 package io.github.aclnn4j.kernel;
 
+import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
@@ -12,7 +13,8 @@ import java.util.Arrays;
  * once to out's dtype after the fused multiply-add. Every channel's sums run in position order,
  * vectorised across channels ({@link BulkMath#addChannelRows}); one task per sample, so the bits
  * never depend on the thread count. They differ in the last places from {@link GroupNormKernel}'s,
- * whose sums run in another order.
+ * whose sums run in another order. Dense FLOAT self and out are read and written in place by the
+ * {@link DirectMath} channel loops, with the same operations in the same order, so the same bits.
  */
 public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
     private final StridedView self;
@@ -25,6 +27,11 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
     private final StridedView out;
     private final StridedView mean;
     private final StridedView rstd;
+    /**
+     * Dense FLOAT self and out: read and written in place ({@link DirectMath#channelSums}). With a
+     * transposed out, the rows' copy of the whole sample stays: its scatter then moves long runs.
+     */
+    private final boolean direct;
 
     /**
      * The kernel of one plan, made by phase 1.
@@ -46,6 +53,8 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
         this.out = out;
         this.mean = mean;
         this.rstd = rstd;
+        direct = DirectOperands.supported(DType.FLOAT, self.numel()) && DirectOperands.dense(self, DType.FLOAT)
+                && DirectOperands.dense(out, DType.FLOAT);
     }
 
     /** Runs the whole call: a task per sample on the library's threads. */
@@ -55,6 +64,10 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
 
     @Override
     public void task(long sample, MemorySegment workspace) {
+        if (direct) {
+            directTask(sample);
+            return;
+        }
         Scratch s = Scratch.get();
         boolean cached = hxw * channels <= CACHED_SAMPLE;
         int rowsPerChunk = cached ? (int) hxw : Math.max(1, Blocks.SIZE / channels);
@@ -90,21 +103,9 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
         double[] variances = perChannel[2];
         forEachGroup(sums, count, variances);
 
-        // k and bias reuse the spent sums and the variances: a group's variance is read before its
-        // channels' bias entries overwrite it
         double[] k = sums;
         double[] bias = variances;
-        int perGroup = channels / group;
-        for (int g = 0; g < group; g++) {
-            double m = groupMeans[g * perGroup];
-            double r = 1 / Math.sqrt(variances[g * perGroup] + eps);
-            mean.set(sample * group + g, (float) m);
-            rstd.set(sample * group + g, (float) r);
-            for (int c = g * perGroup; c < (g + 1) * perGroup; c++) {
-                k[c] = r * (gamma == null ? 1 : gamma.get(c));
-                bias[c] = (beta == null ? 0 : beta.get(c)) - m * k[c];
-            }
-        }
+        coefficients(sample, groupMeans, variances, k, bias);
         for (long p = 0; p < hxw; p += rowsPerChunk) {
             int n = (int) Math.min(rowsPerChunk, hxw - p);
             if (!cached) {
@@ -112,6 +113,51 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
             }
             BulkMath.current().affineChannelRows(rows, n, channels, k, bias);
             out.scatter(first + p * channels, rows, n * channels);
+        }
+    }
+
+    /** {@link #task} for dense FLOAT self and out, read and written in place by the direct channel loops. */
+    private void directTask(long sample) {
+        DirectMath math = DirectOperands.math();
+        Scratch s = Scratch.get();
+        double[][] perChannel = s.channelDoubles(channels);
+        double[] sums = perChannel[0];
+        double[] groupMeans = perChannel[1];
+        double[] variances = perChannel[2];
+        long first = sample * hxw * channels;
+        long count = hxw * (channels / group);
+        MemorySegment x = self.segment();
+        long xAt = self.denseOffset(first);
+        int positions = Math.toIntExact(hxw);
+        Arrays.fill(sums, 0, channels, 0.0);
+        math.channelSums(DType.FLOAT, x, xAt, positions, channels, sums);
+        forEachGroup(sums, count, groupMeans);
+        Arrays.fill(sums, 0, channels, 0.0);
+        math.channelSquaredDeviations(DType.FLOAT, x, xAt, positions, channels, groupMeans, sums);
+        forEachGroup(sums, count, variances);
+        double[] k = sums;
+        double[] bias = variances;
+        coefficients(sample, groupMeans, variances, k, bias);
+        math.channelAffine(DType.FLOAT, x, xAt, positions, channels, k, bias, out.segment(), out.denseOffset(first));
+    }
+
+    /**
+     * Each group's mean and rstd stored, and each channel's {@code k = rstd·γ[c]} and
+     * {@code bias = β[c] − mean·k} into {@code k} and {@code bias}, which may be the spent
+     * per-channel arrays {@code means} and {@code variances} themselves: a group's entries are read
+     * before its channels' are overwritten.
+     */
+    private void coefficients(long sample, double[] means, double[] variances, double[] k, double[] bias) {
+        int perGroup = channels / group;
+        for (int g = 0; g < group; g++) {
+            double m = means[g * perGroup];
+            double r = 1 / Math.sqrt(variances[g * perGroup] + eps);
+            mean.set(sample * group + g, (float) m);
+            rstd.set(sample * group + g, (float) r);
+            for (int c = g * perGroup; c < (g + 1) * perGroup; c++) {
+                k[c] = r * (gamma == null ? 1 : gamma.get(c));
+                bias[c] = (beta == null ? 0 : beta.get(c)) - m * k[c];
+            }
         }
     }
 

@@ -7,7 +7,8 @@ import java.lang.foreign.MemorySegment;
  * {@link DirectMath} on the Vector API: hands each operation to its operator's loops
  * ({@link BceBackwardVectorLoops}, {@link BceWithLogitsVectorLoops},
  * {@link BceWithLogitsBackwardVectorLoops}, {@link PreluVectorLoops},
- * {@link PreluBackwardVectorLoops}, {@link GroupNormBackwardVectorLoops}), whose shared rules {@link VectorLanes} describes. Loaded
+ * {@link PreluBackwardVectorLoops}, {@link GroupNormVectorLoops}, {@link GroupNormBackwardVectorLoops},
+ * {@link GroupNormChannelsLastVectorLoops}), whose shared rules {@link VectorLanes} describes. Loaded
  * by name only when {@code jdk.incubator.vector} is present.
  */
 final class VectorDirectMath implements DirectMath {
@@ -113,6 +114,36 @@ final class VectorDirectMath implements DirectMath {
     public void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows,
             long rowLength, long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt) {
         GroupNormBackwardVectorLoops.groupNormUpdate(dtype, dy, dyAt, x, xAt, rows, rowLength, n, cdy, cx, mean, k,
+                out, outAt);
+    }
+
+    @Override
+    public void channelSums(DType dtype, MemorySegment x, long xAt, int positions, int channels, double[] sum) {
+        GroupNormChannelsLastVectorLoops.channelSums(dtype, x, xAt, positions, channels, sum);
+    }
+
+    @Override
+    public void channelSquaredDeviations(DType dtype, MemorySegment x, long xAt, int positions, int channels,
+            double[] shift, double[] acc) {
+        GroupNormChannelsLastVectorLoops.channelSquaredDeviations(dtype, x, xAt, positions, channels, shift, acc);
+    }
+
+    @Override
+    public void channelSumsAndDots(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, int positions,
+            int channels, double[] sum, double[] dot) {
+        GroupNormChannelsLastVectorLoops.channelSumsAndDots(dtype, a, aAt, b, bAt, positions, channels, sum, dot);
+    }
+
+    @Override
+    public void channelAffine(DType dtype, MemorySegment x, long xAt, int positions, int channels, double[] k,
+            double[] bias, MemorySegment out, long outAt) {
+        GroupNormChannelsLastVectorLoops.channelAffine(dtype, x, xAt, positions, channels, k, bias, out, outAt);
+    }
+
+    @Override
+    public void channelAffinePairs(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, int positions,
+            int channels, double[] ca, double[] cb, double[] bias, MemorySegment out, long outAt) {
+        GroupNormChannelsLastVectorLoops.channelAffinePairs(dtype, a, aAt, b, bAt, positions, channels, ca, cb, bias,
                 out, outAt);
     }
 }

@@ -271,6 +271,13 @@ public final class Warmup {
             direct.affineStore(DType.FLOAT, a, 0, N, 0.5, 0.125, out, 0);
             direct.affine(DType.FLOAT, x, 0, g, 0, 0.5, 0.25, 0.125, out, 0, N);
             direct.groupSums(DType.FLOAT, x, 0, g, 0, 4, N / 4, N / 4, workspace, 0);
+            java.util.Arrays.fill(channelsA, 0);
+            java.util.Arrays.fill(channelsB, 0);
+            direct.channelSums(DType.FLOAT, x, 0, N / 64, 64, channelsA);
+            direct.channelSquaredDeviations(DType.FLOAT, x, 0, N / 64, 64, channelsC, channelsB);
+            direct.channelSumsAndDots(DType.FLOAT, x, 0, g, 0, N / 64, 64, channelsA, channelsB);
+            direct.channelAffine(DType.FLOAT, x, 0, N / 64, 64, channelsA, channelsB, out, 0);
+            direct.channelAffinePairs(DType.FLOAT, x, 0, g, 0, N / 64, 64, channelsA, channelsB, channelsC, out, 0);
             for (DType half : new DType[] {DType.BF16, DType.FLOAT16}) {
                 direct.bceBackwardUniform(half, 0.5f, hx, 0, hy, 0, 1f, 1f, out, 0, N);
                 direct.bceWithLogitsUniform(half, hx, 0, hy, 0, 1f, 1f, out, 0, N);

@@ -1,5 +1,6 @@
 package io.github.aclnn4j.kernel;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -9,6 +10,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -511,6 +513,68 @@ class DirectMathTest {
                     assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(rows[i]), "row update " + i);
                 }
             }
+        }
+    }
+
+    static Stream<Arguments> channelCases() {
+        // channel counts: whole vectors, a remainder, fewer than one vector, one; and positions to match
+        return Stream.of(1L, 2L, 3L).flatMap(seed -> IntStream.of(256, 37, 3, 1, 64)
+                .mapToObj(channels -> Arguments.of(channels, seed)));
+    }
+
+    /**
+     * The channels-last loops give the bits of BulkMath's channel-row loops over a copy: the sums of
+     * each channel in position order (compared exactly), the updates element for element.
+     */
+    @ParameterizedTest(name = "{0} channels, seed {1}")
+    @MethodSource("channelCases")
+    void channelLoopsMatchRows(int channels, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        float[] a = values(rng, DType.FLOAT, -2, 2);
+        float[] b = values(rng, DType.FLOAT, -2, 2);
+        int positions = N / channels;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment as = store(arena, DType.FLOAT, a, 4);
+            MemorySegment bs = store(arena, DType.FLOAT, b, 8);
+            BulkMath rows = BulkMath.fastest();
+            double[] shift = new double[channels];
+            double[] k = new double[channels];
+            double[] bias = new double[channels];
+            for (int c = 0; c < channels; c++) {
+                shift[c] = rng.nextDouble(-1, 1);
+                k[c] = rng.nextDouble(-3, 3);
+                bias[c] = rng.nextDouble(-1, 1);
+            }
+            double[] sum = new double[channels];
+            double[] dot = new double[channels];
+            double[] wantSum = new double[channels];
+            double[] wantDot = new double[channels];
+            math.channelSumsAndDots(DType.FLOAT, as, 4, bs, 8, positions, channels, sum, dot);
+            rows.addChannelRows(a, b, positions, channels, wantSum, wantDot);
+            assertArrayEquals(wantSum, sum, "Σa per channel");
+            assertArrayEquals(wantDot, dot, "Σa·b per channel");
+            double[] sumOnly = new double[channels];
+            math.channelSums(DType.FLOAT, as, 4, positions, channels, sumOnly);
+            assertArrayEquals(wantSum, sumOnly, "Σa per channel, without dots");
+            double[] squares = new double[channels];
+            double[] wantSquares = new double[channels];
+            math.channelSquaredDeviations(DType.FLOAT, as, 4, positions, channels, shift, squares);
+            rows.addChannelSquaredDeviations(a, positions, channels, shift, wantSquares);
+            assertArrayEquals(wantSquares, squares, "Σ(a − shift)² per channel");
+
+            int used = positions * channels;
+            MemorySegment out = arena.allocate(4L * N + 64);
+            math.channelAffine(DType.FLOAT, as, 4, positions, channels, k, bias, out, 12);
+            float[] expected = a.clone();
+            rows.affineChannelRows(expected, positions, channels, k, bias);
+            java.util.Arrays.fill(expected, used, N, 0f); // past the positions: untouched
+            assertElementwise(DType.FLOAT, expected, out, 12, "channel affine");
+            double[] cb = shift;
+            math.channelAffinePairs(DType.FLOAT, as, 4, bs, 8, positions, channels, k, cb, bias, out, 12);
+            expected = a.clone();
+            rows.affineChannelPairs(expected, b, positions, channels, k, cb, bias);
+            java.util.Arrays.fill(expected, used, N, 0f);
+            assertElementwise(DType.FLOAT, expected, out, 12, "channel affine pairs");
         }
     }
 

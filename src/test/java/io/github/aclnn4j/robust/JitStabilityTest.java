@@ -161,7 +161,7 @@ class JitStabilityTest {
         List<Workload> calls = new ArrayList<>();
         for (Workload.Case c : Workload.everyCase()) {
             for (int size : sizes) {
-                calls.add(new Workload(c.op(), c.dtype(), size, c.seed(), c.strided()));
+                calls.add(new Workload(c.op(), c.dtype(), size, c.seed(), c.layout()));
             }
         }
         return calls;

@@ -25,14 +25,14 @@ class ThreadCountDeterminismTest {
     private static final int MAX_LAUNCHES = 20;
 
     static Stream<Arguments> cases() {
-        return Workload.everyCase().stream().map(c -> Arguments.of(c.op(), c.dtype(), c.strided(), c.seed()));
+        return Workload.everyCase().stream().map(c -> Arguments.of(c.op(), c.dtype(), c.layout(), c.seed()));
     }
 
-    @ParameterizedTest(name = "{0} dtype {1} strided {2} seed {3}")
+    @ParameterizedTest(name = "{0} dtype {1} {2} seed {3}")
     @MethodSource("cases")
-    void sameBitsForAnyThreadCount(Workload.Op op, int dtype, boolean strided, long seed) {
+    void sameBitsForAnyThreadCount(Workload.Op op, int dtype, Workload.Layout layout, long seed) {
         int defaultThreads = Parallel.threads();
-        try (Workload w = new Workload(op, dtype, ELEMENTS, seed, strided)) {
+        try (Workload w = new Workload(op, dtype, ELEMENTS, seed, layout)) {
             byte[][] first = null;
             int firstThreads = 0;
             for (int threads : THREAD_COUNTS) {

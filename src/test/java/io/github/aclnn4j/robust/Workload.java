@@ -39,18 +39,31 @@ final class Workload implements AutoCloseable {
     static final int[] FLOAT_TYPES = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 
     /** One kind of call: operator, dtype, layout, and a seed that picks the reduction where there is one. */
-    record Case(Op op, int dtype, boolean strided, long seed) {}
+    record Case(Op op, int dtype, Layout layout, long seed) {}
 
-    /** Every operator × dtype × layout (dense, strided) × reduction. */
+    /**
+     * How a call's tensors lie in memory: contiguous; strided (inputs of rank ≥ 2 with their first
+     * two dimensions swapped in memory, everything else with a gap after each element); or channels
+     * last (the {@code [N, C, inner]} tensors of PReLU and GroupNorm, inputs and outputs, with C
+     * innermost in memory, the others contiguous).
+     */
+    enum Layout { DENSE, STRIDED, CHANNELS_LAST }
+
+    /** Every operator × dtype × layout (channels last where the operator has channels) × reduction. */
     static List<Case> everyCase() {
         List<Case> cases = new ArrayList<>();
         for (Op op : Op.values()) {
             boolean reduces = op == Op.BCE_BACKWARD || op == Op.BCE_WITH_LOGITS || op == Op.NLL_LOSS_BACKWARD
                     || op == Op.BCE || op == Op.BCE_WITH_LOGITS_BACKWARD || op == Op.NLL_LOSS;
+            boolean channels = op == Op.PRELU || op == Op.PRELU_BACKWARD || op == Op.GROUP_NORM
+                    || op == Op.GROUP_NORM_BACKWARD;
             for (int dtype : FLOAT_TYPES) {
-                for (boolean strided : new boolean[] {false, true}) {
+                for (Layout layout : Layout.values()) {
+                    if (layout == Layout.CHANNELS_LAST && !channels) {
+                        continue;
+                    }
                     for (long seed = 0; seed < (reduces ? 3 : 1); seed++) { // the seed picks the reduction
-                        cases.add(new Case(op, dtype, strided, seed));
+                        cases.add(new Case(op, dtype, layout, seed));
                     }
                 }
             }
@@ -69,6 +82,8 @@ final class Workload implements AutoCloseable {
     private final List<AclTensor> live = new ArrayList<>();
     private Pointer workspace = new Pointer();
     private long workspaceBytes;
+    /** {@link Layout#CHANNELS_LAST}: {@link #put} lays rank-3 tensors out with dimension 1 innermost. */
+    private final boolean channelsLast;
 
     /**
      * A call of {@code op} on about {@code elements} elements of {@code dtype}, its inputs drawn
@@ -76,10 +91,17 @@ final class Workload implements AutoCloseable {
      * have gaps between their elements.
      */
     Workload(Op op, int dtype, int elements, long seed, boolean strided) {
+        this(op, dtype, elements, seed, strided ? Layout.STRIDED : Layout.DENSE);
+    }
+
+    /** As above, its tensors laid out as {@code layout} says. */
+    Workload(Op op, int dtype, int elements, long seed, Layout layout) {
         TestDevice.init();
         this.op = op;
+        this.channelsLast = layout == Layout.CHANNELS_LAST;
+        boolean strided = layout == Layout.STRIDED;
         this.description = op + " dtype " + dtype + " ~" + elements + " elements seed " + seed
-                + (strided ? " strided" : "");
+                + (layout == Layout.DENSE ? "" : " " + layout.name().toLowerCase(java.util.Locale.ROOT));
         SplittableRandom r = new SplittableRandom(seed);
         int reduction = Math.floorMod(seed, 3);
         switch (op) {
@@ -260,7 +282,7 @@ final class Workload implements AutoCloseable {
     /**
      * Allocates {@code name}: contiguous, or when {@code strided} an input of rank ≥ 2 transposed in
      * memory (its first two dimensions swapped) and anything else with one element of gap after
-     * each (innermost stride 2). {@code values} are the view's elements in row-major order.
+     * each (innermost stride 2), or channels last (a rank-3 tensor with dimension 1 innermost). {@code values} are the view's elements in row-major order.
      */
     private void put(String name, int dtype, long[] shape, boolean strided, double[] values, boolean output) {
         int rank = shape.length;
@@ -273,6 +295,8 @@ final class Workload implements AutoCloseable {
         if (transposed) {
             order[rank - 1] = 1;
             order[rank - 2] = 0;
+        } else if (channelsLast && rank == 3) {
+            order = new long[] {1, 2, 0};
         }
         long step = strided && !transposed ? 2 : 1;
         for (long d : order) {
