@@ -24,7 +24,8 @@
  *     gathered from the rows ({@link io.github.aclnn4j.kernel.BulkMath#storePanel});
  *     GroupNorm and its backward read NHWC memory a sample at a time as rows of C channels
  *     ({@code GroupNormChannelsLastKernel}, {@code GroupNormBackwardChannelsLastKernel}), with
- *     per-channel sums vectorised across channels.</li>
+ *     per-channel sums vectorised across channels: in place when the sample and its output are
+ *     dense FLOAT ({@code GroupNormChannelsLastVectorLoops}), else through a copy of the sample.</li>
  * <li><b>One loop, one method, one profile.</b> Each way through a kernel is a small method of
  *     its own: a loop shared by calls of different shapes or paths gets a polluted profile and is
  *     deoptimized again and again (JitStabilityTest fails on that, from the JVM's own events).
