@@ -51,8 +51,13 @@ public final class Warmup {
         }
     };
 
-    /** A round's elements per loop: one block. */
-    private static final int N = Blocks.SIZE;
+    /**
+     * A round's elements per loop: a quarter of a block. C2 compiles a loop once it has been called
+     * some hundreds of times, whatever its length, so shorter calls get there in less time: the
+     * warm-up ended 7.3–8.1 s after the first call with a block per loop, 3.9–4.0 s with a quarter
+     * (Zen 3, the program idle after one BCE-with-logits call; an eighth, 3.4–3.7 s).
+     */
+    private static final int N = Blocks.SIZE / 4;
     /** Rounds at least, and rounds without a new fastest one that end the warm-up. */
     private static final int MIN_ROUNDS = 200;
     private static final int STABLE_ROUNDS = 50;
