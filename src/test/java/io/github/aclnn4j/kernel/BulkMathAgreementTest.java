@@ -104,6 +104,42 @@ class BulkMathAgreementTest {
         org.junit.jupiter.api.Assertions.assertTrue(Double.isNaN(scalarSum) && Double.isNaN(vectorSum));
     }
 
+    static IntStream lossSumLengths() {
+        // within a step of 16 lanes, at and around a step and a chunk of 128, and many chunks with a tail
+        return IntStream.of(1, 15, 16, 17, 127, 128, 129, 4096 + 7);
+    }
+
+    /**
+     * The sums of BCE's and BCE with logits' losses in plain Java have the Vector API's bits: both
+     * add in {@link SumOrder#chunkedSum}'s order. Finite losses only, so that a sum compares by its
+     * bits (with a NaN among them, both sums are NaN whatever their order).
+     */
+    @ParameterizedTest(name = "{0} elements")
+    @MethodSource("lossSumLengths")
+    void lossSumsAreTheVectorBits(int n) {
+        SplittableRandom r = new SplittableRandom(n);
+        float[] x = new float[n];
+        float[] p = new float[n];
+        float[] y = new float[n];
+        float[] w = new float[n];
+        float[] pw = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = (float) r.nextDouble(-20, 20);
+            p[i] = (float) r.nextDouble(0.001, 0.999);
+            y[i] = (float) r.nextDouble();
+            w[i] = (float) r.nextDouble(0, 2);
+            pw[i] = (float) r.nextDouble(0, 3);
+        }
+        double vector = BulkMath.fastest().bceWithLogits(x.clone(), y, w, pw, n);
+        double scalar = SCALAR.bceWithLogits(x.clone(), y, w, pw, n);
+        org.junit.jupiter.api.Assertions.assertEquals(Double.doubleToRawLongBits(vector),
+                Double.doubleToRawLongBits(scalar), "BCE with logits: sum " + vector + " against plain Java's " + scalar);
+        vector = BulkMath.fastest().binaryCrossEntropy(p.clone(), y, w, n);
+        scalar = SCALAR.binaryCrossEntropy(p.clone(), y, w, n);
+        org.junit.jupiter.api.Assertions.assertEquals(Double.doubleToRawLongBits(vector),
+                Double.doubleToRawLongBits(scalar), "BCE: sum " + vector + " against plain Java's " + scalar);
+    }
+
     /**
      * BCE with logits' fp32 losses and gradients: the plain-Java ones the Vector API's bits, for
      * logits across the range (beyond ±104, where exp(−|x|) is clamped), signed zeros, NaN and
