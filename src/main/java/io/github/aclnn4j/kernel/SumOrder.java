@@ -55,17 +55,26 @@ final class SumOrder {
         return full < n ? sum + chunks(v, full, n, zeroed(lanes), chunk) : sum;
     }
 
-    /** {@code v[from, to)} in fp32 chunks into {@code lanes}, which are then added: see {@link #chunkedSum}. */
+    /**
+     * {@code v[from, to)} in fp32 chunks into {@code lanes}, which are then added: see
+     * {@link #chunkedSum}. Whole steps of {@link #FLOAT_LANES} elements go lane for lane (a loop C2
+     * vectorizes: each lane still adds its terms in order), the last partial step one by one.
+     */
     private static double chunks(float[] v, int from, int to, double[] lanes, float[] chunk) {
-        java.util.Arrays.fill(chunk, 0, FLOAT_LANES, 0f);
-        for (int i = from; i < to; i++) {
-            chunk[(i - from) % FLOAT_LANES] += v[i];
-            int done = i + 1 - from;
-            if (done % CHUNK == 0 || i + 1 == to) {
-                for (int j = 0; j < LANES; j++) {
-                    lanes[j] = lanes[j] + chunk[j] + chunk[j + LANES];
+        for (int start = from; start < to; start += CHUNK) {
+            int end = Math.min(start + CHUNK, to);
+            java.util.Arrays.fill(chunk, 0, FLOAT_LANES, 0f);
+            int i = start;
+            for (; i + FLOAT_LANES <= end; i += FLOAT_LANES) {
+                for (int j = 0; j < FLOAT_LANES; j++) {
+                    chunk[j] += v[i + j];
                 }
-                java.util.Arrays.fill(chunk, 0, FLOAT_LANES, 0f);
+            }
+            for (int j = 0; i < end; i++, j++) {
+                chunk[j] += v[i];
+            }
+            for (int j = 0; j < LANES; j++) {
+                lanes[j] = lanes[j] + chunk[j] + chunk[j + LANES];
             }
         }
         return sumLanes(lanes);
