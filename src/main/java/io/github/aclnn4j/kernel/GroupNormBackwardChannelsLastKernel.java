@@ -63,7 +63,8 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
         this.gradBeta = gradBeta;
         direct = DirectOperands.supported(DType.FLOAT, dy.numel()) && DirectOperands.dense(dy, DType.FLOAT)
                 && DirectOperands.dense(x, DType.FLOAT)
-                && (gradInput == null || DirectOperands.dense(gradInput, DType.FLOAT));
+                && (gradInput == null || DirectOperands.dense(gradInput, DType.FLOAT))
+                && hxw <= Integer.MAX_VALUE; // int position counts
     }
 
     /** Runs the whole call: a task per sample on the library's threads, then gradBeta and gradGamma. */
@@ -85,7 +86,7 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
         int rowsPerChunk = cached ? (int) hxw : Math.max(1, Blocks.SIZE / c);
         if (direct) {
             DirectOperands.math().channelSumsAndDots(DType.FLOAT, dy.segment(), dy.denseOffset(first), x.segment(),
-                    x.denseOffset(first), Math.toIntExact(hxw), c, sums, dots);
+                    x.denseOffset(first), (int) hxw, c, sums, dots);
         } else {
             s.ensureGroupRows(rowsPerChunk * c);
             for (long p = 0; p < hxw; p += rowsPerChunk) {
@@ -122,7 +123,7 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
             }
             if (direct) {
                 DirectOperands.math().channelAffinePairs(DType.FLOAT, dy.segment(), dy.denseOffset(first),
-                        x.segment(), x.denseOffset(first), Math.toIntExact(hxw), c, ca, cb, bias,
+                        x.segment(), x.denseOffset(first), (int) hxw, c, ca, cb, bias,
                         gradInput.segment(), gradInput.denseOffset(first));
             } else {
                 for (long p = 0; p < hxw; p += rowsPerChunk) { // a cached sample is still in the rows

@@ -32,6 +32,10 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
      * transposed out, the rows' copy of the whole sample stays: its scatter then moves long runs.
      */
     private final boolean direct;
+    /** Off the direct loops: whether a sample is copied into rows once ({@link #CACHED_SAMPLE}). */
+    private final boolean cached;
+    /** Positions per copy into rows: the whole sample when {@link #cached}. */
+    private final int rowsPerChunk;
 
     /**
      * The kernel of one plan, made by phase 1.
@@ -54,7 +58,9 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
         this.mean = mean;
         this.rstd = rstd;
         direct = DirectOperands.supported(DType.FLOAT, self.numel()) && DirectOperands.dense(self, DType.FLOAT)
-                && DirectOperands.dense(out, DType.FLOAT);
+                && DirectOperands.dense(out, DType.FLOAT) && hxw <= Integer.MAX_VALUE; // int position counts
+        cached = hxw * channels <= CACHED_SAMPLE;
+        rowsPerChunk = cached ? (int) hxw : Math.max(1, Blocks.SIZE / this.channels);
     }
 
     /** Runs the whole call: a task per sample on the library's threads. */
@@ -64,25 +70,40 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
 
     @Override
     public void task(long sample, MemorySegment workspace) {
-        if (direct) {
-            directTask(sample);
-            return;
-        }
         Scratch s = Scratch.get();
-        boolean cached = hxw * channels <= CACHED_SAMPLE;
-        int rowsPerChunk = cached ? (int) hxw : Math.max(1, Blocks.SIZE / channels);
-        s.ensureGroupRows(rowsPerChunk * channels);
-        float[] rows = s.groupA;
         double[][] perChannel = s.channelDoubles(channels);
         double[] sums = perChannel[0];
         double[] groupMeans = perChannel[1];
+        double[] variances = perChannel[2];
         long first = sample * hxw * channels;
         long count = hxw * (channels / group);
-        if (cached) {
-            self.gather(first, rows, (int) hxw * channels);
+        float[] rows = null; // the rows' copy: all of a cached sample, else a chunk at a time
+        if (!direct) {
+            s.ensureGroupRows(rowsPerChunk * channels);
+            rows = s.groupA;
+            if (cached) {
+                self.gather(first, rows, (int) hxw * channels);
+            }
         }
-
         Arrays.fill(sums, 0, channels, 0.0);
+        addSums(first, rows, sums);
+        forEachGroup(sums, count, groupMeans);
+        Arrays.fill(sums, 0, channels, 0.0);
+        addSquaredDeviations(first, rows, groupMeans, sums);
+        forEachGroup(sums, count, variances);
+        double[] k = sums;
+        double[] bias = variances;
+        coefficients(sample, groupMeans, variances, k, bias);
+        update(first, rows, k, bias);
+    }
+
+    /** Each channel's sum over the sample's positions, added into {@code sums}. */
+    private void addSums(long first, float[] rows, double[] sums) {
+        if (direct) {
+            DirectOperands.math().channelSums(DType.FLOAT, self.segment(), self.denseOffset(first), (int) hxw,
+                    channels, sums);
+            return;
+        }
         for (long p = 0; p < hxw; p += rowsPerChunk) {
             int n = (int) Math.min(rowsPerChunk, hxw - p);
             if (!cached) {
@@ -90,22 +111,31 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
             }
             BulkMath.current().addChannelRows(rows, null, n, channels, sums, null);
         }
-        forEachGroup(sums, count, groupMeans);
+    }
 
-        Arrays.fill(sums, 0, channels, 0.0);
+    /** Each channel's squared deviations from its group's mean ({@code means}), added into {@code sums}. */
+    private void addSquaredDeviations(long first, float[] rows, double[] means, double[] sums) {
+        if (direct) {
+            DirectOperands.math().channelSquaredDeviations(DType.FLOAT, self.segment(), self.denseOffset(first),
+                    (int) hxw, channels, means, sums);
+            return;
+        }
         for (long p = 0; p < hxw; p += rowsPerChunk) {
             int n = (int) Math.min(rowsPerChunk, hxw - p);
             if (!cached) {
                 self.gather(first + p * channels, rows, n * channels);
             }
-            BulkMath.current().addChannelSquaredDeviations(rows, n, channels, groupMeans, sums);
+            BulkMath.current().addChannelSquaredDeviations(rows, n, channels, means, sums);
         }
-        double[] variances = perChannel[2];
-        forEachGroup(sums, count, variances);
+    }
 
-        double[] k = sums;
-        double[] bias = variances;
-        coefficients(sample, groupMeans, variances, k, bias);
+    /** {@code out = x·k[c] + bias[c]} over the sample. */
+    private void update(long first, float[] rows, double[] k, double[] bias) {
+        if (direct) {
+            DirectOperands.math().channelAffine(DType.FLOAT, self.segment(), self.denseOffset(first), (int) hxw,
+                    channels, k, bias, out.segment(), out.denseOffset(first));
+            return;
+        }
         for (long p = 0; p < hxw; p += rowsPerChunk) {
             int n = (int) Math.min(rowsPerChunk, hxw - p);
             if (!cached) {
@@ -114,31 +144,6 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
             BulkMath.current().affineChannelRows(rows, n, channels, k, bias);
             out.scatter(first + p * channels, rows, n * channels);
         }
-    }
-
-    /** {@link #task} for dense FLOAT self and out, read and written in place by the direct channel loops. */
-    private void directTask(long sample) {
-        DirectMath math = DirectOperands.math();
-        Scratch s = Scratch.get();
-        double[][] perChannel = s.channelDoubles(channels);
-        double[] sums = perChannel[0];
-        double[] groupMeans = perChannel[1];
-        double[] variances = perChannel[2];
-        long first = sample * hxw * channels;
-        long count = hxw * (channels / group);
-        MemorySegment x = self.segment();
-        long xAt = self.denseOffset(first);
-        int positions = Math.toIntExact(hxw);
-        Arrays.fill(sums, 0, channels, 0.0);
-        math.channelSums(DType.FLOAT, x, xAt, positions, channels, sums);
-        forEachGroup(sums, count, groupMeans);
-        Arrays.fill(sums, 0, channels, 0.0);
-        math.channelSquaredDeviations(DType.FLOAT, x, xAt, positions, channels, groupMeans, sums);
-        forEachGroup(sums, count, variances);
-        double[] k = sums;
-        double[] bias = variances;
-        coefficients(sample, groupMeans, variances, k, bias);
-        math.channelAffine(DType.FLOAT, x, xAt, positions, channels, k, bias, out.segment(), out.denseOffset(first));
     }
 
     /**

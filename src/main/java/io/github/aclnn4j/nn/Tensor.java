@@ -5,9 +5,9 @@ import io.github.aclnn4j.acl.AclFormat;
 import io.github.aclnn4j.acl.AclTensor;
 import io.github.aclnn4j.acl.AclnnStatus;
 import io.github.aclnn4j.tensor.HalfFloats;
+import io.github.aclnn4j.tensor.Shapes;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import io.github.aclnn4j.tensor.Shapes;
 import java.util.Arrays;
 
 /**
