@@ -43,9 +43,9 @@ public final class BceBackwardKernel implements Parallel.Tasks {
         DType dt = out.dtype();
         boolean dense = DirectOperands.dense(out, dt) && DirectOperands.dense(self, dt)
                 && DirectOperands.dense(target, dt);
-        if (dense && uniform() && DirectOperands.supported(dt, out.numel())) {
+        if (dense && uniform() && DirectOperands.supported(Warmup.Family.BCE_BACKWARD, dt, out.numel())) {
             path = Path.DIRECT_UNIFORM;
-        } else if (dense && dt == DType.FLOAT && DirectOperands.supported(dt, out.numel())
+        } else if (dense && dt == DType.FLOAT && DirectOperands.supported(Warmup.Family.BCE_BACKWARD, dt, out.numel())
                 && DirectOperands.denseOrRepeating(grad, dt) && DirectOperands.denseOrRepeating(weight, dt)) {
             path = Path.DIRECT;
         } else {

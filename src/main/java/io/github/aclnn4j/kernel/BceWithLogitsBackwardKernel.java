@@ -40,7 +40,8 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks {
         this.scale = scale;
         this.out = out;
         DType f = DType.FLOAT;
-        direct = DirectOperands.supported(f, self.numel()) && DirectOperands.dense(self, f)
+        direct = DirectOperands.supported(Warmup.Family.BCE_WITH_LOGITS_BACKWARD, f, self.numel())
+                && DirectOperands.dense(self, f)
                 && DirectOperands.dense(target, f)
                 && DirectOperands.dense(out, f) && DirectOperands.denseOrRepeating(grad, f)
                 && DirectOperands.denseOrRepeating(weight, f) && DirectOperands.denseOrRepeating(posWeight, f);

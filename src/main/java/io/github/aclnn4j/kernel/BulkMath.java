@@ -30,7 +30,15 @@ public interface BulkMath {
      * API's loops cold, then {@link #fastest()}. Both give the same bits.
      */
     static BulkMath current() {
-        return Warmup.cold() ? PLAIN : Loader.FASTEST;
+        return Warmup.bulkMath(Warmup.coldIndex());
+    }
+
+    /**
+     * {@link #current()} for the panel, stepped and 16-bit conversion loops of strided views, which
+     * {@link Warmup} warms as a family of their own ({@link Warmup.Family#LAYOUTS}).
+     */
+    static BulkMath forLayouts() {
+        return Warmup.bulkMath(Warmup.coldLayoutsIndex());
     }
 
     /** A short name for reports: {@code vector-} and the vector bits ({@code vector-256}), or {@code scalar}. */
@@ -246,7 +254,7 @@ public interface BulkMath {
     final class Loader {
         private Loader() {}
 
-        static final BulkMath FASTEST = load();
+        static final BulkMath FASTEST = Warmup.loaded(load());
 
         private static BulkMath load() {
             if (!Warmup.vectorsWanted()) {

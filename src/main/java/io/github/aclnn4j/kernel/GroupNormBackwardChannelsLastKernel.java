@@ -61,7 +61,8 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
         this.gradInput = gradInput;
         this.gradGamma = gradGamma;
         this.gradBeta = gradBeta;
-        direct = DirectOperands.supported(DType.FLOAT, dy.numel()) && DirectOperands.dense(dy, DType.FLOAT)
+        direct = DirectOperands.supported(Warmup.Family.GROUP_NORM_BACKWARD, DType.FLOAT, dy.numel())
+                && DirectOperands.dense(dy, DType.FLOAT)
                 && DirectOperands.dense(x, DType.FLOAT)
                 && (gradInput == null || DirectOperands.dense(gradInput, DType.FLOAT))
                 && hxw <= Integer.MAX_VALUE; // int position counts

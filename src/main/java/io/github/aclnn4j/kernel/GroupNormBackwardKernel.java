@@ -54,7 +54,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
         this.gradGamma = gradGamma;
         this.gradBeta = gradBeta;
         DType dt = dy.dtype();
-        direct = DirectOperands.supportedWithOwnHalfSums(dt, dy.numel())
+        direct = DirectOperands.supportedWithOwnHalfSums(Warmup.Family.GROUP_NORM_BACKWARD, dt, dy.numel())
                 && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
                 && (gradInput == null || DirectOperands.dense(gradInput, dt));
     }

@@ -57,7 +57,8 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
         this.out = out;
         this.mean = mean;
         this.rstd = rstd;
-        direct = DirectOperands.supported(DType.FLOAT, self.numel()) && DirectOperands.dense(self, DType.FLOAT)
+        direct = DirectOperands.supported(Warmup.Family.GROUP_NORM, DType.FLOAT, self.numel())
+                && DirectOperands.dense(self, DType.FLOAT)
                 && DirectOperands.dense(out, DType.FLOAT) && hxw <= Integer.MAX_VALUE; // int position counts
         cached = hxw * channels <= CACHED_SAMPLE;
         rowsPerChunk = cached ? (int) hxw : Math.max(1, Blocks.SIZE / this.channels);

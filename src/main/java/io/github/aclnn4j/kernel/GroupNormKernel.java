@@ -46,7 +46,8 @@ public final class GroupNormKernel implements Parallel.Tasks {
         this.out = out;
         this.mean = mean;
         this.rstd = rstd;
-        direct = DirectOperands.supported(DType.FLOAT, self.numel()) && DirectOperands.dense(self, DType.FLOAT)
+        direct = DirectOperands.supported(Warmup.Family.GROUP_NORM, DType.FLOAT, self.numel())
+                && DirectOperands.dense(self, DType.FLOAT)
                 && DirectOperands.dense(out, DType.FLOAT);
     }
 

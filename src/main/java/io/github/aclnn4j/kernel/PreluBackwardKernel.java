@@ -55,7 +55,8 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
         DType dt = gradInput.dtype();
         denseRows = DirectOperands.dense(self, dt) && DirectOperands.dense(grad, dt)
                 && DirectOperands.dense(gradInput, dt);
-        direct = denseRows && DirectOperands.supportedWithOwnHalfSums(dt, gradInput.numel());
+        direct = denseRows
+                && DirectOperands.supportedWithOwnHalfSums(Warmup.Family.PRELU_BACKWARD, dt, gradInput.numel());
     }
 
     /**

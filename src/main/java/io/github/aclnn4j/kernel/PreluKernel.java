@@ -60,7 +60,8 @@ public final class PreluKernel implements Parallel.Tasks {
         this.run = constantRun(weight);
         this.rounding = promoted != DType.FLOAT && promoted != out.dtype() ? promoted : null;
         DType dt = out.dtype();
-        boolean dense = DirectOperands.supported(dt, self.numel()) && DirectOperands.dense(self, dt)
+        boolean dense = DirectOperands.supported(Warmup.Family.PRELU, dt, self.numel())
+                && DirectOperands.dense(self, dt)
                 && DirectOperands.dense(out, dt);
         direct = rounding == null && run >= MIN_DIRECT_RUN && dense;
         long row = weight.repeatedRunLength();

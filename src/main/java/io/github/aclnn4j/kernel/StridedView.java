@@ -437,14 +437,14 @@ public final class StridedView {
         Scratch s = Scratch.get();
         if (dtype == DType.FLOAT) {
             if (store) {
-                BulkMath.current().storePanel(buf, at, rows, cols, segment, off, colStride, s.laneIndex);
+                BulkMath.forLayouts().storePanel(buf, at, rows, cols, segment, off, colStride, s.laneIndex);
             } else {
-                BulkMath.current().loadPanel(segment, off, colStride, buf, at, rows, cols, s.panel, s.laneIndex);
+                BulkMath.forLayouts().loadPanel(segment, off, colStride, buf, at, rows, cols, s.panel, s.laneIndex);
             }
             return;
         }
         if (dtype == DType.BF16 && store) {
-            BulkMath.current().storeBf16Panel(buf, at, rows, cols, segment, off, colStride, s.laneIndex);
+            BulkMath.forLayouts().storeBf16Panel(buf, at, rows, cols, segment, off, colStride, s.laneIndex);
             return;
         }
         if (cols > s.panel.length) { // not one row fits (a GroupNorm row of a group): rows as strided runs
@@ -468,9 +468,9 @@ public final class StridedView {
             Scratch s) {
         float[] columns = s.panel;
         if (dtype == DType.BF16) {
-            BulkMath.current().loadBf16Panel(segment, off, colStride, buf, at, rows, cols, columns, s.laneIndex);
+            BulkMath.forLayouts().loadBf16Panel(segment, off, colStride, buf, at, rows, cols, columns, s.laneIndex);
         } else if (store) {
-            BulkMath.current().transpose(buf, at, rows, cols, columns, 0, s.laneIndex);
+            BulkMath.forLayouts().transpose(buf, at, rows, cols, columns, 0, s.laneIndex);
             for (int j = 0; j < cols; j++, off += colStride) {
                 storeRun(off, es, columns, j * rows, rows);
             }
@@ -478,7 +478,7 @@ public final class StridedView {
             for (int j = 0; j < cols; j++, off += colStride) {
                 loadRun(off, es, columns, j * rows, rows);
             }
-            BulkMath.current().transpose(columns, 0, cols, rows, buf, at, s.laneIndex);
+            BulkMath.forLayouts().transpose(columns, 0, cols, rows, buf, at, s.laneIndex);
         }
     }
 
@@ -520,7 +520,7 @@ public final class StridedView {
                 if (stride == 4) {
                     MemorySegment.copy(segment, F32, off, dst, at, n);
                 } else if (stride == 8) {
-                    BulkMath.current().loadEveryOther(segment, off, dst, at, n);
+                    BulkMath.forLayouts().loadEveryOther(segment, off, dst, at, n);
                 } else {
                     for (int i = 0; i < n; i++, off += stride) {
                         dst[at + i] = segment.get(F32, off);
@@ -559,7 +559,7 @@ public final class StridedView {
         for (int done = 0; done < n; done += row.length) {
             int len = Math.min(row.length, n - done);
             MemorySegment.copy(segment, I16, off + 2L * done, row, 0, len);
-            BulkMath.current().bf16ToFloat(row, dst, at + done, len);
+            BulkMath.forLayouts().bf16ToFloat(row, dst, at + done, len);
         }
     }
 
@@ -571,7 +571,7 @@ public final class StridedView {
         short[] row = Scratch.get().halfRow;
         for (int done = 0; done < n; done += row.length) {
             int len = Math.min(row.length, n - done);
-            BulkMath.current().floatToBf16(src, at + done, row, len);
+            BulkMath.forLayouts().floatToBf16(src, at + done, row, len);
             MemorySegment.copy(row, 0, segment, I16, off + 2L * done, len);
         }
     }
@@ -582,7 +582,7 @@ public final class StridedView {
                 if (stride == 4) {
                     MemorySegment.copy(src, at, segment, F32, off, n);
                 } else if (stride == 8) {
-                    BulkMath.current().storeEveryOther(src, at, n, segment, off);
+                    BulkMath.forLayouts().storeEveryOther(src, at, n, segment, off);
                 } else {
                     for (int i = 0; i < n; i++, off += stride) {
                         segment.set(F32, off, src[at + i]);

@@ -6,16 +6,19 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Plain Java until the Vector API's loops are compiled. Until C2 has compiled a Vector API loop it
  * runs 10–100 times slower than the plain-Java loop of the same kernel (every vector an object),
  * and a short program (a unit test, a C program through the native ABI) never gets past that.
  * So a small call ({@link #SMALL_CALL} elements at most, which a program's own thread runs) takes
- * its plain-Java path while the loops are cold ({@link BulkMath#current()}, rows instead of
- * {@link DirectMath} loops; {@link #begin} and {@link #cold(long)}), and a daemon thread, started by
- * the first such call, runs each Vector API loop on data of its own until its rounds stop getting
- * faster; from then on every call takes the Vector API's loops. A larger call takes them at once:
+ * its plain-Java path while its operator's loops are cold ({@link BulkMath#current()}, rows instead
+ * of {@link DirectMath} loops; {@link #begin} and {@link #cold(Family, long)}), and asks for them: a
+ * daemon thread runs the loops of the {@linkplain Family families} asked for on data of its own until
+ * its rounds stop getting faster, and from then on those operators' calls take the Vector API's
+ * loops. Only what calls ask for is warmed up: a program calling one operator gets its loops in
+ * about a second and keeps both cores afterwards. A larger call takes the Vector API's loops at once:
  * its own loops run long enough for the JIT to compile them within the call (plain Java would
  * cost it 10–20 times the time until the warm-up ends). Both paths give the same bits (VectorFreeAgreementTest,
  * ColdWarmAgreementTest), so a result never depends on when it was computed. The loops that
@@ -30,8 +33,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Warmup {
     private static final String MODE = System.getProperty("aclnn4j.warmup", "true");
     private static final boolean VECTORS = vectorsWanted();
-    private static volatile boolean warm = !VECTORS || MODE.equals("false");
-    private static final AtomicBoolean STARTED = new AtomicBoolean();
+    /** The bits of every family. */
+    private static final int EVERY_FAMILY = (1 << Family.values().length) - 1;
+    /**
+     * A bit per {@link Family} whose loops are warm: NONE's from the start, every bit when there is
+     * nothing to warm up. Only the warm-up thread (one at a time) sets bits. Each question below is
+     * one test of these bits, so code compiled while a family was cold meets one branch that turns
+     * when it warms (more, turning at different times, each deoptimized the code inlining them).
+     */
+    private static volatile int warmBits = !VECTORS || MODE.equals("false") ? EVERY_FAMILY : Family.NONE.bit();
+    /** A bit per family a cold call has asked for, and the bits the warm-up has not taken up yet. */
+    private static final AtomicInteger ASKED = new AtomicInteger();
+    private static final AtomicInteger PENDING = new AtomicInteger();
+    /** Whether the warm-up thread runs (it ends when no asked family is left, and starts again when one is). */
+    private static final AtomicBoolean RUNNING = new AtomicBoolean();
     /** What ended the warm-up early, if anything did (a bug: tests look at it). */
     static volatile Throwable failure;
     /**
@@ -43,13 +58,27 @@ public final class Warmup {
      * backward 0.8–1.0 against 1.6 s).
      */
     public static final long SMALL_CALL = 1 << 16;
-    /** Set while this thread runs a small call planned cold. */
-    private static final ThreadLocal<boolean[]> PLAIN = new ThreadLocal<>() {
+    /** The family bit of the small call this thread runs while some loops are cold, or 0. */
+    private static final ThreadLocal<int[]> CALL = new ThreadLocal<>() {
         @Override
-        protected boolean[] initialValue() {
-            return new boolean[1];
+        protected int[] initialValue() {
+            return new int[1];
         }
     };
+
+    /**
+     * Vector API loops warmed up and switched on together: one operator's, or {@link #LAYOUTS}, the
+     * panel, stepped and 16-bit conversion loops of strided views (whatever the operator).
+     * {@link #NONE}: an operator without Vector API loops (NLLLoss), always warm.
+     */
+    public enum Family {
+        BCE, BCE_BACKWARD, BCE_WITH_LOGITS, BCE_WITH_LOGITS_BACKWARD, PRELU, PRELU_BACKWARD, GROUP_NORM,
+        GROUP_NORM_BACKWARD, LAYOUTS, NONE;
+
+        private int bit() {
+            return 1 << ordinal();
+        }
+    }
 
     /**
      * A round's elements per loop: a quarter of a block. C2 compiles a loop once it has been called
@@ -73,50 +102,92 @@ public final class Warmup {
                 && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
     }
 
-    /** Whether a call of {@code elements} is small and the loops are still cold. */
-    private static boolean smallAndCold(long elements) {
-        return !warm && elements <= SMALL_CALL;
+    /** Whether {@code family}'s loops are compiled. */
+    static boolean warm(Family family) {
+        return (family.bit() & ~warmBits) == 0;
+    }
+
+    /** Whether every family's loops are compiled. */
+    static boolean allWarm() {
+        return warmBits == EVERY_FAMILY;
     }
 
     /**
-     * Whether a call of {@code elements} planned now should take its plain-Java path; asked by
-     * kernels that have Vector API loops, the first such question starts the warm-up.
+     * Whether a call of {@code family} and {@code elements} planned now should take its plain-Java
+     * path (its phase 2, {@link #begin}, asks the warm-up for the family's loops).
      */
-    static boolean cold(long elements) {
-        if (!smallAndCold(elements)) {
-            return false;
-        }
-        start();
-        return true;
+    static boolean cold(Family family, long elements) {
+        return (family.bit() & ~warmBits & smallMask(elements)) != 0;
+    }
+
+    /** All bits for a call of at most {@link #SMALL_CALL} elements, else none. */
+    private static int smallMask(long elements) {
+        return (int) ((elements - SMALL_CALL - 1) >> 63);
     }
 
     /**
-     * Whether the call this thread is running takes its plain-Java path; asked by the loops' callers
-     * ({@link BulkMath#current()}), the first such question starts the warm-up.
+     * 1 if the call this thread is running takes its plain-Java path (a small call whose family is
+     * cold), else 0: an index, not a branch, so that code compiled before a family warms does not
+     * meet a branch it has never taken when it does (every kernel that inlined such a branch was
+     * deoptimized at once).
      */
-    static boolean cold() {
-        if (warm || !PLAIN.get()[0]) {
-            return false;
+    static int coldIndex() {
+        return (-(CALL.get()[0] & ~warmBits)) >>> 31;
+    }
+
+    /** As {@link #coldIndex()}, for the strided views' loops a small call takes ({@link Family#LAYOUTS}). */
+    static int coldLayoutsIndex() {
+        int call = CALL.get()[0];
+        return (-(Family.LAYOUTS.bit() & (call | -call) >> 31 & ~warmBits)) >>> 31;
+    }
+
+    /** [0]: the Vector API's loops once loaded ({@link #loaded}); [1]: plain Java. */
+    private static final BulkMath[] BULK = {null, BulkMath.PLAIN};
+
+    /** The loops for {@code coldIndex}: plain Java for 1, else the fastest (loading them the first time). */
+    static BulkMath bulkMath(int coldIndex) {
+        BulkMath bulk = BULK[coldIndex];
+        return bulk != null ? bulk : BulkMath.fastest();
+    }
+
+    /** Takes note of the fastest loops, once loaded; returns them. */
+    static BulkMath loaded(BulkMath fastest) {
+        BULK[0] = fastest;
+        return fastest;
+    }
+
+    /** Hands the families of {@code bits} not yet asked for to the warm-up, and starts its thread unless it runs. */
+    private static void ask(int bits) {
+        int fresh = bits & ~ASKED.getAndUpdate(b -> b | bits);
+        if (fresh != 0) {
+            PENDING.getAndUpdate(b -> b | fresh);
+            start();
         }
-        start();
-        return true;
     }
 
     /**
-     * Marks the start of phase 2 of a call of {@code elements} on this thread: plain Java if it is
-     * small and the loops are cold. Returns what {@link #end} needs; a call that never asks for a
-     * Vector API loop (NLLLoss) starts no warm-up. (A pair of calls rather than a wrapper taking the
-     * call as a lambda, which would capture an object per call in phase 2, which allocates nothing.)
+     * Marks the start of phase 2 of a call of {@code family} and {@code elements} on this thread: if
+     * it is small, each of its loops takes plain Java while its family is cold. Returns what
+     * {@link #end} needs; a call that never asks for a Vector API loop (NLLLoss) starts no warm-up.
+     * (A pair of calls rather than a wrapper taking the call as a lambda, which would capture an
+     * object per call in phase 2, which allocates nothing.)
      */
-    public static boolean begin(long elements) {
-        if (!smallAndCold(elements)) {
+    public static boolean begin(Family family, long elements) {
+        if (warmBits == EVERY_FAMILY || elements > SMALL_CALL) { // a warm family's call may need cold LAYOUTS
             return false;
         }
-        boolean[] plain = PLAIN.get();
-        if (plain[0]) {
+        int[] call = CALL.get();
+        if (call[0] != 0) {
             return false;
         }
-        plain[0] = true;
+        int bit = family.bit();
+        call[0] = bit;
+        // LAYOUTS in case its views are strided; NLLLoss (NONE) has no loops of its own, and its small
+        // strided calls keep plain Java's panels rather than start a warm-up for them
+        int wanted = family == Family.NONE ? 0 : bit | Family.LAYOUTS.bit();
+        if ((ASKED.get() & wanted) != wanted) {
+            ask(wanted);
+        }
         return true;
     }
 
@@ -128,44 +199,66 @@ public final class Warmup {
      * on two, 1,000 calls 1.1 s against 3.4–4.5 s (fresh JVMs, Zen 3, {@code bench.ColdStart}).
      */
     static boolean plainCall() {
-        return !warm && PLAIN.get()[0];
+        return (CALL.get()[0] & ~warmBits) != 0;
     }
 
     /** Ends what {@link #begin} started, given what it returned. */
     public static void end(boolean begun) {
         if (begun) {
-            PLAIN.get()[0] = false;
+            CALL.get()[0] = 0;
         }
     }
 
     private static void start() {
-        if (!STARTED.get() && !MODE.equals("cold") && STARTED.compareAndSet(false, true)) {
+        if (!MODE.equals("cold") && !RUNNING.get() && RUNNING.compareAndSet(false, true)) {
             Thread.ofPlatform().daemon().name("aclnn4j-warmup").start(Warmup::warmUp);
         }
     }
 
+    /**
+     * The families calls have asked for, together, until their rounds stop getting faster; a family
+     * asked for meanwhile joins them and the count starts again (a program's first calls ask for
+     * all its operators within a second). Then the thread ends. Families no call asks for stay
+     * cold: warming them would only take a core from the program (on two cores, a program calling
+     * one operator ran at half its rate until every family was warm).
+     */
     private static void warmUp() {
         try (Arena arena = Arena.ofShared()) { // as device memory: a confined one would pollute the loops' profiles
             Loops loops = new Loops(arena);
-            long fastest = Long.MAX_VALUE;
-            for (int round = 0, sinceFastest = 0; round < MIN_ROUNDS || sinceFastest < STABLE_ROUNDS; round++) {
-                long start = System.nanoTime();
-                loops.round();
-                long took = System.nanoTime() - start;
-                if (took < fastest) {
-                    fastest = took;
-                    sinceFastest = 0;
-                } else {
-                    sinceFastest++;
+            do {
+                for (int batch; (batch = PENDING.getAndSet(0)) != 0; ) {
+                    long fastest = Long.MAX_VALUE;
+                    for (int rounds = 0, sinceFastest = 0; rounds < MIN_ROUNDS || sinceFastest < STABLE_ROUNDS;
+                            rounds++) {
+                        int joining = PENDING.getAndSet(0);
+                        if (joining != 0) {
+                            batch |= joining;
+                            fastest = Long.MAX_VALUE;
+                            rounds = 0;
+                            sinceFastest = 0;
+                        }
+                        long start = System.nanoTime();
+                        loops.round(batch);
+                        long took = System.nanoTime() - start;
+                        if (took < fastest) {
+                            fastest = took;
+                            sinceFastest = 0;
+                        } else {
+                            sinceFastest++;
+                        }
+                    }
+                    warmBits |= batch; // the only writer
                 }
-            }
+                RUNNING.set(false);
+            } while (PENDING.get() != 0 && RUNNING.compareAndSet(false, true)); // asked for as this run ended
         } catch (RuntimeException | LinkageError e) {
             failure = e; // calls then take the Vector API's loops, cold or not
+            warmBits = EVERY_FAMILY;
+            RUNNING.set(false);
         }
-        warm = true;
     }
 
-    /** Every Vector API loop the kernels call, on a block of data of its own. */
+    /** Every Vector API loop the kernels call, by family, on a block of data of its own. */
     private static final class Loops {
         private final BulkMath bulk = BulkMath.fastest();
         private final DirectMath direct = DirectMath.INSTANCE;
@@ -181,6 +274,7 @@ public final class Warmup {
         private final double[] rowScales = new double[64];
         private final float[] rowFloats = new float[64];
         private final int[] lanes = new int[64];
+        private static final DType[] HALVES = {DType.BF16, DType.FLOAT16};
         private final MemorySegment x;
         private final MemorySegment y;
         private final MemorySegment g;
@@ -220,23 +314,102 @@ public final class Warmup {
             MemorySegment.copy(g, ValueLayout.JAVA_FLOAT, 0, c, 0, N);
         }
 
-        void round() {
+        /** The loops of the families of {@code bits}. */
+        void round(int bits) {
+            for (Family family : Family.values()) {
+                if ((bits & family.bit()) != 0) {
+                    round(family);
+                }
+            }
+        }
+
+        private void round(Family family) {
+            fill();
+            switch (family) {
+                case BCE -> bulk.binaryCrossEntropy(a, b, ones, N);
+                case BCE_BACKWARD -> bceBackward();
+                case BCE_WITH_LOGITS -> bceWithLogits();
+                case BCE_WITH_LOGITS_BACKWARD -> bceWithLogitsBackward();
+                case PRELU -> prelu();
+                case PRELU_BACKWARD -> preluBackward();
+                case GROUP_NORM -> groupNorm();
+                case GROUP_NORM_BACKWARD -> groupNormBackward();
+                case LAYOUTS -> layouts();
+                case NONE -> { }
+            }
+        }
+
+        private void layouts() {
             fill();
             bulk.floatToBf16(a, 0, halves, N);
             bulk.bf16ToFloat(halves, a, 0, N);
+            bulk.storePanel(a, 0, 16, N / 16, out, 0, 64, lanes);
+            bulk.loadPanel(out, 0, 64, a, 0, 16, N / 16, c, lanes);
+            bulk.loadEveryOther(out, 0, a, 0, N);
+            bulk.storeEveryOther(a, 0, N - 1, out, 0);
+            bulk.storeBf16Panel(a, 0, 16, N / 16, out, 0, 32, lanes);
+            bulk.loadBf16Panel(out, 0, 32, a, 0, 16, N / 16, c, lanes);
+            bulk.transpose(b, 0, 16, N / 16, c, 0, lanes);
+        }
+
+        private void bceBackward() {
+            if (direct == null) {
+                return;
+            }
+            direct.bceBackward(DType.FLOAT, g, 0, x, 0, y, 0, g, 0, 1f, out, 0, N);
+            direct.bceBackwardUniform(DType.FLOAT, 0.5f, x, 0, y, 0, 1f, 1f, out, 0, N);
+            for (DType half : HALVES) {
+                direct.bceBackwardUniform(half, 0.5f, hx, 0, hy, 0, 1f, 1f, out, 0, N);
+            }
+        }
+
+        private void bceWithLogits() {
+            bulk.floatToBf16(a, 0, halves, N); // its rows round BFLOAT16 results with these
+            bulk.bf16ToFloat(halves, a, 0, N);
             bulk.bceWithLogits(a, b, ones, ones, N);
-            fill();
+            if (direct == null) {
+                return;
+            }
+            direct.bceWithLogits(DType.FLOAT, x, 0, y, 0, g, 0, g, 0, out, 0, N);
+            for (DType half : HALVES) {
+                direct.bceWithLogitsUniform(half, hx, 0, hy, 0, 1f, 1f, out, 0, N);
+            }
+        }
+
+        private void bceWithLogitsBackward() {
             bulk.bceWithLogitsBackward(a, b, c, ones, ones, 1f, N);
-            fill();
-            bulk.binaryCrossEntropy(a, b, ones, N);
-            fill();
-            bulk.preluRow(a, c, 0, N, 0.25f);
-            bulk.preluChannelRows(a, c, 0, N, ones, 64, channelsA);
+            if (direct != null) {
+                direct.bceWithLogitsBackward(DType.FLOAT, x, 0, y, 0, g, 0, g, 0, g, 0, 1f, out, 0, N);
+            }
+        }
+
+        private void prelu() {
             bulk.prelu(a, 0, N, 0.25f);
             bulk.preluWeighted(a, b, 0, N);
-            fill();
+            if (direct == null) {
+                return;
+            }
+            direct.preluForward(DType.FLOAT, x, 0, 0.25f, out, 0, N);
+            direct.preluForwardWeighted(DType.FLOAT, x, 0, ones, 0, out, 0, N);
+            for (DType half : HALVES) {
+                direct.preluForward(half, hx, 0, 0.25f, out, 0, N);
+            }
+        }
+
+        private void preluBackward() {
+            bulk.preluRow(a, c, 0, N, 0.25f);
+            bulk.preluChannelRows(a, c, 0, N, ones, 64, channelsA);
+            if (direct == null) {
+                return;
+            }
+            direct.prelu(DType.FLOAT, x, 0, g, 0, 0.25f, out, 0, N);
+            for (DType half : HALVES) {
+                direct.prelu(half, hx, 0, hg, 0, 0.25f, out, 0, N);
+            }
+        }
+
+        private void groupNorm() {
             bulk.affine(a, b, 0, N, 0.5, 0.25, 0.125);
-            bulk.groupNormUpdate(a, b, 0, N, 0.5f, 0.25f, 0.1f, 0.125f);
             bulk.sumAndDot(a, b, 0, N, sums);
             bulk.squaredDeviations(a, 0, N, 0.5);
             java.util.Arrays.fill(channelsA, 0);
@@ -245,49 +418,42 @@ public final class Warmup {
             bulk.addChannelSquaredDeviations(a, N / 64, 64, channelsC, channelsB);
             fill();
             bulk.affineChannelRows(a, N / 64, 64, channelsA, channelsB);
+            if (direct == null) {
+                return;
+            }
+            direct.readAndSum(DType.FLOAT, x, 0, a, N);
+            direct.affineStore(DType.FLOAT, a, 0, N, 0.5, 0.125, out, 0);
+            java.util.Arrays.fill(channelsA, 0);
+            java.util.Arrays.fill(channelsB, 0);
+            direct.channelSums(DType.FLOAT, x, 0, N / 64, 64, channelsA);
+            direct.channelSquaredDeviations(DType.FLOAT, x, 0, N / 64, 64, channelsC, channelsB);
+            direct.channelAffine(DType.FLOAT, x, 0, N / 64, 64, channelsA, channelsB, out, 0);
+        }
+
+        private void groupNormBackward() {
+            bulk.affine(a, b, 0, N, 0.5, 0.25, 0.125);
+            bulk.groupNormUpdate(a, b, 0, N, 0.5f, 0.25f, 0.1f, 0.125f);
+            bulk.sumAndDot(a, b, 0, N, sums);
+            java.util.Arrays.fill(channelsA, 0);
+            java.util.Arrays.fill(channelsB, 0);
+            bulk.addChannelRows(a, b, N / 64, 64, channelsA, channelsB);
+            fill();
             bulk.affineChannelPairs(a, b, N / 64, 64, channelsA, channelsB, channelsC);
             bulk.sumAndDotRows(a, b, 64, N / 64, sums);
             java.util.Arrays.fill(rowScales, 0.5);
             bulk.affineRows(a, b, 64, N / 64, rowScales, 0.25, 0.125);
             java.util.Arrays.fill(rowFloats, 0.5f);
             bulk.groupNormUpdateRows(a, b, 64, N / 64, rowFloats, 0.25f, 0.1f, 0.125f);
-            fill();
-            bulk.storePanel(a, 0, 16, N / 16, out, 0, 64, lanes);
-            bulk.loadPanel(out, 0, 64, a, 0, 16, N / 16, c, lanes);
-            bulk.loadEveryOther(out, 0, a, 0, N);
-            bulk.storeEveryOther(a, 0, N - 1, out, 0);
-            bulk.storeBf16Panel(a, 0, 16, N / 16, out, 0, 32, lanes);
-            bulk.loadBf16Panel(out, 0, 32, a, 0, 16, N / 16, c, lanes);
-            bulk.transpose(b, 0, 16, N / 16, c, 0, lanes);
-            if (direct != null) {
-                directRound();
+            if (direct == null) {
+                return;
             }
-        }
-
-        private void directRound() {
-            direct.bceBackward(DType.FLOAT, g, 0, x, 0, y, 0, g, 0, 1f, out, 0, N);
-            direct.bceBackwardUniform(DType.FLOAT, 0.5f, x, 0, y, 0, 1f, 1f, out, 0, N);
-            direct.bceWithLogits(DType.FLOAT, x, 0, y, 0, g, 0, g, 0, out, 0, N);
-            direct.bceWithLogitsBackward(DType.FLOAT, x, 0, y, 0, g, 0, g, 0, g, 0, 1f, out, 0, N);
-            direct.prelu(DType.FLOAT, x, 0, g, 0, 0.25f, out, 0, N);
-            direct.preluForward(DType.FLOAT, x, 0, 0.25f, out, 0, N);
-            direct.preluForwardWeighted(DType.FLOAT, x, 0, ones, 0, out, 0, N);
-            direct.readAndSum(DType.FLOAT, x, 0, a, N);
-            direct.affineStore(DType.FLOAT, a, 0, N, 0.5, 0.125, out, 0);
             direct.affine(DType.FLOAT, x, 0, g, 0, 0.5, 0.25, 0.125, out, 0, N);
             direct.groupSums(DType.FLOAT, x, 0, g, 0, 4, N / 4, N / 4, workspace, 0);
             java.util.Arrays.fill(channelsA, 0);
             java.util.Arrays.fill(channelsB, 0);
-            direct.channelSums(DType.FLOAT, x, 0, N / 64, 64, channelsA);
-            direct.channelSquaredDeviations(DType.FLOAT, x, 0, N / 64, 64, channelsC, channelsB);
             direct.channelSumsAndDots(DType.FLOAT, x, 0, g, 0, N / 64, 64, channelsA, channelsB);
-            direct.channelAffine(DType.FLOAT, x, 0, N / 64, 64, channelsA, channelsB, out, 0);
             direct.channelAffinePairs(DType.FLOAT, x, 0, g, 0, N / 64, 64, channelsA, channelsB, channelsC, out, 0);
-            for (DType half : new DType[] {DType.BF16, DType.FLOAT16}) {
-                direct.bceBackwardUniform(half, 0.5f, hx, 0, hy, 0, 1f, 1f, out, 0, N);
-                direct.bceWithLogitsUniform(half, hx, 0, hy, 0, 1f, 1f, out, 0, N);
-                direct.prelu(half, hx, 0, hg, 0, 0.25f, out, 0, N);
-                direct.preluForward(half, hx, 0, 0.25f, out, 0, N);
+            for (DType half : HALVES) {
                 direct.groupSums(half, hx, 0, hg, 0, 4, N / 4, N / 4, workspace, 0);
                 direct.groupNormUpdate(half, hg, 0, hx, 0, 4, N / 4, N / 4, rowFloats, 0.25f, 0.1f, 0.125f, out, 0);
             }

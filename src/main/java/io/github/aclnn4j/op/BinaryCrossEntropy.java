@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.Shapes;
@@ -20,7 +21,7 @@ public final class BinaryCrossEntropy {
     private BinaryCrossEntropy() {}
 
     public static Plan plan(TensorDesc self, TensorDesc target, TensorDesc weight, long reduction, TensorDesc out) {
-        Checks check = new Checks(OP);
+        Checks check = new Checks(OP, Warmup.Family.BCE);
         check.notNull("self", self, Status.INNER_NULLPTR);
         check.notNull("target", target, Status.INNER_NULLPTR);
         check.notNull("out", out, Status.INNER_NULLPTR);

@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceBackwardKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.TensorDesc;
 
@@ -16,7 +17,7 @@ public final class BinaryCrossEntropyBackward {
 
     public static Plan plan(TensorDesc gradOutput, TensorDesc self, TensorDesc target, TensorDesc weight,
             long reduction, TensorDesc out) {
-        Checks check = new Checks(OP);
+        Checks check = new Checks(OP, Warmup.Family.BCE_BACKWARD);
         check.notNull("gradOutput", gradOutput);
         check.notNull("self", self);
         check.notNull("target", target);

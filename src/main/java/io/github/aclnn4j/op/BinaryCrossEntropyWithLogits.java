@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceWithLogitsKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.Shapes;
@@ -15,7 +16,7 @@ public final class BinaryCrossEntropyWithLogits {
 
     public static Plan plan(TensorDesc self, TensorDesc target, TensorDesc weight, TensorDesc posWeight,
             long reduction, TensorDesc out) {
-        Checks check = new Checks(OP);
+        Checks check = new Checks(OP, Warmup.Family.BCE_WITH_LOGITS);
         check.notNull("self", self);
         check.notNull("target", target);
         check.notNull("out", out);

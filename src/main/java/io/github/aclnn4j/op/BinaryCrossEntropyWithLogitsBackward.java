@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceWithLogitsBackwardKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.TensorDesc;
 
@@ -20,7 +21,7 @@ public final class BinaryCrossEntropyWithLogitsBackward {
 
     public static Plan plan(TensorDesc gradOutput, TensorDesc self, TensorDesc target, TensorDesc weight,
             TensorDesc posWeight, long reduction, TensorDesc out) {
-        Checks check = new Checks(OP);
+        Checks check = new Checks(OP, Warmup.Family.BCE_WITH_LOGITS_BACKWARD);
         check.notNull("gradOutput", gradOutput);
         check.notNull("self", self);
         check.notNull("target", target);

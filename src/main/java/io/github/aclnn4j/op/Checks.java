@@ -26,12 +26,15 @@ final class Checks {
     static final int MAX_RANK = 8;
 
     private final String op;
+    /** The operator's Vector API loops, for the warm-up's question whether they are compiled. */
+    private final Warmup.Family family;
     private final List<Plan.Use> uses = new ArrayList<>();
     /** Tensors already checked in this call (an operator may view one tensor more than once). */
     private final Map<TensorDesc, Checked> checked = new IdentityHashMap<>();
 
-    Checks(String op) {
+    Checks(String op, Warmup.Family family) {
         this.op = op;
+        this.family = family;
     }
 
     String op() {
@@ -286,12 +289,12 @@ final class Checks {
 
     /** A plan whose work is {@code body}, touching about {@code elements} elements. */
     Plan plan(long workspaceSize, long elements, Body body) {
-        return new KernelPlan(op, workspaceSize, elements, uses(), body);
+        return new KernelPlan(op, family, workspaceSize, elements, uses(), body);
     }
 
     /** A plan with nothing to do. */
     Plan noWork() {
-        return new KernelPlan(op, 0, 0, List.of(), ws -> { });
+        return new KernelPlan(op, family, 0, 0, List.of(), ws -> { });
     }
 
     @FunctionalInterface
@@ -317,11 +320,12 @@ final class Checks {
         };
     }
 
-    private record KernelPlan(String operator, long workspaceSize, long elements, List<Plan.Use> uses, Body body)
+    private record KernelPlan(String operator, Warmup.Family family, long workspaceSize, long elements,
+            List<Plan.Use> uses, Body body)
             implements Plan {
         @Override
         public void run(MemorySegment workspace) {
-            boolean plain = Warmup.begin(elements); // plain Java while a small call's loops are cold
+            boolean plain = Warmup.begin(family, elements); // plain Java while a small call's loops are cold
             try {
                 body.run(workspace);
             } finally {

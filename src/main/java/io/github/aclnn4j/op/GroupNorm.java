@@ -3,6 +3,7 @@ package io.github.aclnn4j.op;
 import io.github.aclnn4j.kernel.GroupNormChannelsLastKernel;
 import io.github.aclnn4j.kernel.GroupNormKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.Shapes;
 import io.github.aclnn4j.tensor.TensorDesc;
@@ -23,7 +24,7 @@ public final class GroupNorm {
 
     public static Plan plan(TensorDesc self, TensorDesc gamma, TensorDesc beta, long n, long c, long hxw, long group,
             double eps, TensorDesc out, TensorDesc meanOut, TensorDesc rstdOut) {
-        Checks check = new Checks(OP);
+        Checks check = new Checks(OP, Warmup.Family.GROUP_NORM);
         check.notNull("self", self);
         check.notNull("out", out);
         check.notNull("meanOut", meanOut);

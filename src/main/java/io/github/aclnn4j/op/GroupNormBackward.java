@@ -3,6 +3,7 @@ package io.github.aclnn4j.op;
 import io.github.aclnn4j.kernel.GroupNormBackwardChannelsLastKernel;
 import io.github.aclnn4j.kernel.GroupNormBackwardKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.SocProfile;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
@@ -22,7 +23,7 @@ public final class GroupNormBackward {
     public static Plan plan(TensorDesc gradOut, TensorDesc input, TensorDesc mean, TensorDesc rstd, TensorDesc gamma,
             long n, long c, long hxw, long group, boolean[] outputMask, TensorDesc gradInput, TensorDesc gradGamma,
             TensorDesc gradBeta) {
-        Checks check = new Checks(OP);
+        Checks check = new Checks(OP, Warmup.Family.GROUP_NORM_BACKWARD);
         check.notNull("gradOut", gradOut);
         check.notNull("input", input);
         check.notNull("mean", mean);

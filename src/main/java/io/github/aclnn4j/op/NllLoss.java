@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.NllLossKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.Shapes;
@@ -25,7 +26,7 @@ public final class NllLoss {
 
     public static Plan plan(TensorDesc self, TensorDesc target, TensorDesc weight, long reduction, long ignoreIndex,
             TensorDesc out, TensorDesc totalWeightOut) {
-        Checks check = new Checks(OP);
+        Checks check = new Checks(OP, Warmup.Family.NONE);
         check.notNull("self", self);
         check.notNull("target", target);
         check.notNull("weight", weight);

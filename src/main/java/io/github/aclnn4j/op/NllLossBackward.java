@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.NllLossBackwardKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.Shapes;
@@ -20,7 +21,7 @@ public final class NllLossBackward {
 
     public static Plan plan(TensorDesc gradOutput, TensorDesc self, TensorDesc target, TensorDesc weight,
             long reduction, long ignoreIndex, TensorDesc totalWeight, TensorDesc out) {
-        Checks check = new Checks(OP);
+        Checks check = new Checks(OP, Warmup.Family.NONE);
         check.notNull("gradOutput", gradOutput);
         check.notNull("self", self);
         check.notNull("target", target);

@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.PreluKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.TensorDesc;
@@ -23,7 +24,7 @@ public final class Prelu {
     private Prelu() {}
 
     public static Plan plan(TensorDesc self, TensorDesc weight, TensorDesc out) {
-        Checks check = new Checks(OP);
+        Checks check = new Checks(OP, Warmup.Family.PRELU);
         check.notNull("self", self);
         check.notNull("weight", weight);
         check.notNull("out", out);

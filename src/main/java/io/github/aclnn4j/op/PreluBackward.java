@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.PreluBackwardKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.Shapes;
 import io.github.aclnn4j.tensor.TensorDesc;
@@ -14,7 +15,7 @@ public final class PreluBackward {
 
     public static Plan plan(TensorDesc gradOutput, TensorDesc self, TensorDesc weight, TensorDesc gradInput,
             TensorDesc gradWeight) {
-        Checks check = new Checks(OP);
+        Checks check = new Checks(OP, Warmup.Family.PRELU_BACKWARD);
         check.notNull("gradOutput", gradOutput);
         check.notNull("self", self);
         check.notNull("weight", weight);

@@ -31,7 +31,7 @@ class PlainCallsRunAloneTest {
                 Thread.onSpinWait();
             }
         };
-        boolean begun = Warmup.begin(Warmup.SMALL_CALL);
+        boolean begun = Warmup.begin(Warmup.Family.PRELU_BACKWARD, Warmup.SMALL_CALL);
         long before = Parallel.workerRuns();
         try {
             Parallel.forEach(tasks, perTask, spin, MemorySegment.NULL);

@@ -2,19 +2,70 @@ package io.github.aclnn4j.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.aclnn4j.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
 
-/** The warm-up thread runs every Vector API loop it knows to the end, without failing. */
+/**
+ * The warm-up thread runs every Vector API loop it knows to the end, without failing, family by
+ * family as calls ask for them: an operator's calls leave plain Java once its family is warm,
+ * while the families no call has asked for stay cold.
+ */
 class WarmupTest {
+    private static final long TWO_MINUTES = 120_000_000_000L;
+
     @Test
-    void warmsUpWithoutFailing() throws InterruptedException {
-        long deadline = System.nanoTime() + 120_000_000_000L;
-        // as a small call plans: the first question starts the warm-up, the answer turns once it is done
-        while (Warmup.cold(1) && System.nanoTime() < deadline) {
-            Thread.sleep(20);
+    void warmsUpEveryFamilyWithoutFailing() throws InterruptedException {
+        long deadline = System.nanoTime() + TWO_MINUTES;
+        for (Warmup.Family family : Warmup.Family.values()) {
+            askFor(family);
+            while (Warmup.cold(family, 1) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertFalse(Warmup.cold(family, 1), () -> family + " still cold after two minutes");
         }
-        assertFalse(Warmup.cold(1), "still cold after two minutes");
+        assertTrue(Warmup.allWarm(), "every family warm");
         assertNull(Warmup.failure, "what ended the warm-up");
+    }
+
+    @Test
+    void onlyTheFamiliesAskedForAreWarmedUp() throws Exception {
+        if (!Warmup.vectorsWanted()) {
+            return; // nothing to warm up without the Vector API
+        }
+        String output = ChildJvm.run(WarmupTest.class);
+        assertTrue(output.contains("asked: warm; others: cold; then asked: warm"), output);
+    }
+
+    /** As a small call's phase 2 does: queues the family's loops (and LAYOUTS) for the warm-up. */
+    private static void askFor(Warmup.Family family) {
+        Warmup.end(Warmup.begin(family, 1));
+    }
+
+    /**
+     * Probe: asks for BCE with logits' loops; once they are warm (and a second later) reports whether
+     * GroupNorm's are; then asks for GroupNorm's and reports whether they get warm.
+     */
+    public static void main(String[] args) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + TWO_MINUTES;
+        askFor(Warmup.Family.BCE_WITH_LOGITS);
+        while (Warmup.cold(Warmup.Family.BCE_WITH_LOGITS, 1) && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        boolean asked = Warmup.warm(Warmup.Family.BCE_WITH_LOGITS);
+        long asking = System.nanoTime() - start;
+        Thread.sleep(1000);
+        boolean others = Warmup.warm(Warmup.Family.GROUP_NORM) || Warmup.allWarm();
+        long later = System.nanoTime();
+        askFor(Warmup.Family.GROUP_NORM);
+        while (Warmup.cold(Warmup.Family.GROUP_NORM, 1) && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        System.out.printf("asked: %s; others: %s; then asked: %s (%.0f ms to the first family, %.0f ms to the"
+                + " second; failure %s)%n", asked ? "warm" : "cold", others ? "warm" : "cold",
+                Warmup.warm(Warmup.Family.GROUP_NORM) ? "warm" : "cold", asking / 1e6,
+                (System.nanoTime() - later) / 1e6, Warmup.failure);
     }
 }
