@@ -87,6 +87,16 @@ public final class Warmup {
      * (Zen 3, the program idle after one BCE-with-logits call; an eighth, 3.4–3.7 s).
      */
     private static final int N = Blocks.SIZE / 4;
+    /**
+     * How long the warm-up thread waits after the first call asked for it. A short program is over by
+     * then and never pays for the warm-up, whose thread takes one of two cores and loads the Vector
+     * API's classes beside the program's first calls: 1,000 calls at 2^12 elements in a fresh JVM
+     * took 337–520 ms with the warm-up and 208–378 ms without (Zen 3); a long-running program gets
+     * its loops that much later.
+     */
+    private static final long FIRST_DELAY_MS = 500;
+    /** Whether the warm-up thread has run before (only its first run waits). */
+    private static volatile boolean ranBefore;
     /** Rounds at least, and rounds without a new fastest one that end the warm-up. */
     private static final int MIN_ROUNDS = 200;
     private static final int STABLE_ROUNDS = 50;
@@ -223,6 +233,14 @@ public final class Warmup {
      * one operator ran at half its rate until every family was warm).
      */
     private static void warmUp() {
+        if (!ranBefore) {
+            ranBefore = true;
+            try {
+                Thread.sleep(FIRST_DELAY_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         try (Arena arena = Arena.ofShared()) { // as device memory: a confined one would pollute the loops' profiles
             Loops loops = new Loops(arena);
             do {
