@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -28,6 +30,15 @@ class DeviceMemoryTest {
     @AfterEach
     void release() {
         memory.freeAll();
+    }
+
+    @Test
+    void theDefaultCapacityIsThreeQuartersOfTheMachinesMemory() {
+        if (System.getProperty("aclnn4j.deviceMemoryBytes") != null
+                || !(ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os)) {
+            return; // a capacity set by hand, or no bean to compare with
+        }
+        assertEquals(os.getTotalMemorySize() / 4 * 3, memory.capacity(), "from /proc/meminfo's MemTotal");
     }
 
     @Test
