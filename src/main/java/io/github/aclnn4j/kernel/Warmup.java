@@ -148,7 +148,8 @@ public final class Warmup {
     /** As {@link #coldIndex()}, for the strided views' loops a small call takes ({@link Family#LAYOUTS}). */
     static int coldLayoutsIndex() {
         int call = CALL.get()[0];
-        return (-(Family.LAYOUTS.bit() & (call | -call) >> 31 & ~warmBits)) >>> 31;
+        int small = (call | -call) >> 31; // all bits while a small call runs, else none
+        return (-(Family.LAYOUTS.bit() & small & ~warmBits)) >>> 31;
     }
 
     /** [0]: the Vector API's loops once loaded ({@link #loaded}); [1]: plain Java. */

@@ -36,6 +36,18 @@ class WarmupTest {
         }
         String output = ChildJvm.run(WarmupTest.class);
         assertTrue(output.contains("asked: warm; others: cold; then asked: warm"), output);
+        assertTrue(output.contains("loops while cold: plain, plain; once warm: vector, vector; large: vector"), output);
+    }
+
+    /** The element and layout loops a small call of {@code family} takes now ("plain" or "vector", twice). */
+    private static String loopsOfASmallCall(Warmup.Family family) {
+        boolean begun = Warmup.begin(family, 1);
+        try {
+            return (BulkMath.current() == BulkMath.PLAIN ? "plain" : "vector") + ", "
+                    + (BulkMath.forLayouts() == BulkMath.PLAIN ? "plain" : "vector");
+        } finally {
+            Warmup.end(begun);
+        }
     }
 
     /** As a small call's phase 2 does: queues the family's loops (and LAYOUTS) for the warm-up. */
@@ -45,16 +57,24 @@ class WarmupTest {
 
     /**
      * Probe: asks for BCE with logits' loops; once they are warm (and a second later) reports whether
-     * GroupNorm's are; then asks for GroupNorm's and reports whether they get warm.
+     * GroupNorm's are; then asks for GroupNorm's and reports whether they get warm. Also which loops
+     * a small call takes before and after, and a large one.
      */
     public static void main(String[] args) throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + TWO_MINUTES;
-        askFor(Warmup.Family.BCE_WITH_LOGITS);
+        String cold = loopsOfASmallCall(Warmup.Family.BCE_WITH_LOGITS); // which asks for them too
         while (Warmup.cold(Warmup.Family.BCE_WITH_LOGITS, 1) && System.nanoTime() < deadline) {
             Thread.sleep(2);
         }
         boolean asked = Warmup.warm(Warmup.Family.BCE_WITH_LOGITS);
+        while (Warmup.cold(Warmup.Family.LAYOUTS, 1) && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        String warm = loopsOfASmallCall(Warmup.Family.BCE_WITH_LOGITS);
+        boolean large = Warmup.begin(Warmup.Family.GROUP_NORM, Warmup.SMALL_CALL + 1); // not begun: no plain Java
+        String largeLoops = BulkMath.current() == BulkMath.PLAIN ? "plain" : "vector";
+        Warmup.end(large);
         long asking = System.nanoTime() - start;
         Thread.sleep(1000);
         boolean others = Warmup.warm(Warmup.Family.GROUP_NORM) || Warmup.allWarm();
@@ -67,5 +87,6 @@ class WarmupTest {
                 + " second; failure %s)%n", asked ? "warm" : "cold", others ? "warm" : "cold",
                 Warmup.warm(Warmup.Family.GROUP_NORM) ? "warm" : "cold", asking / 1e6,
                 (System.nanoTime() - later) / 1e6, Warmup.failure);
+        System.out.println("loops while cold: " + cold + "; once warm: " + warm + "; large: " + largeLoops);
     }
 }
