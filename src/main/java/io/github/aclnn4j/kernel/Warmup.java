@@ -169,11 +169,23 @@ public final class Warmup {
 
     /** Hands the families of {@code bits} not yet asked for to the warm-up, and starts its thread unless it runs. */
     private static void ask(int bits) {
-        int fresh = bits & ~ASKED.getAndUpdate(b -> b | bits);
+        int fresh = bits & ~getAndOr(ASKED, bits);
         if (fresh != 0) {
-            PENDING.getAndUpdate(b -> b | fresh);
+            getAndOr(PENDING, fresh);
             start();
         }
+    }
+
+    /**
+     * Ors {@code bits} into {@code target}, returning what it held before (a loop rather than
+     * getAndUpdate's lambda, which a JVM spins a class for at the first small call).
+     */
+    private static int getAndOr(AtomicInteger target, int bits) {
+        int before;
+        do {
+            before = target.get();
+        } while (!target.compareAndSet(before, before | bits));
+        return before;
     }
 
     /**
@@ -222,7 +234,12 @@ public final class Warmup {
 
     private static void start() {
         if (!MODE.equals("cold") && !RUNNING.get() && RUNNING.compareAndSet(false, true)) {
-            Thread.ofPlatform().daemon().name("aclnn4j-warmup").start(Warmup::warmUp);
+            Thread.ofPlatform().daemon().name("aclnn4j-warmup").start(new Runnable() { // a class, not a lambda to spin
+                @Override
+                public void run() {
+                    warmUp();
+                }
+            });
         }
     }
 
