@@ -13,6 +13,7 @@ import io.github.aclnn4j.tensor.TensorDesc;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * The {@code acl*} functions of acl.h and aclnn/acl_meta.h: initialization, the recent error
@@ -24,12 +25,22 @@ public final class Acl {
 
     /** {@code aclInit}: a second call without {@link #finalizeAcl} is ACL_ERROR_REPEAT_INITIALIZE. */
     public static int init(String configPath) {
-        return Guard.acl("aclInit", () -> AclRuntime.init(configPath));
+        return Guard.acl("aclInit", new Guard.Call() {
+            @Override
+            public void run() {
+                AclRuntime.init(configPath);
+            }
+        });
     }
 
     /** {@code aclFinalize}: waits for all streams, then releases every stream and all device memory. */
     public static int finalizeAcl() {
-        return Guard.acl("aclFinalize", AclRuntime::finalizeRuntime);
+        return Guard.acl("aclFinalize", new Guard.Call() {
+            @Override
+            public void run() {
+                AclRuntime.finalizeRuntime();
+            }
+        });
     }
 
     /**
@@ -74,21 +85,25 @@ public final class Acl {
      */
     public static AclTensor createTensor(long[] viewDims, long viewDimsNum, int dataType, long[] stride, long offset,
             int format, long[] storageDims, long storageDimsNum, Pointer tensorData) {
-        return Guard.make("aclCreateTensor", () -> {
-            long[] shape = prefix("aclCreateTensor", "viewDims", viewDims, viewDimsNum);
-            long[] strides;
-            if (stride == null) {
-                strides = Shapes.contiguousStrides(shape);
-            } else if (stride.length < shape.length) {
-                throw Status.invalid("aclCreateTensor: stride has " + stride.length + " elements, viewDimsNum is "
-                        + shape.length);
-            } else {
-                strides = Arrays.copyOf(stride, shape.length);
+        return Guard.make("aclCreateTensor", new Supplier<AclTensor>() {
+            @Override
+            public AclTensor get() {
+                long[] shape = prefix("aclCreateTensor", "viewDims", viewDims, viewDimsNum);
+                long[] strides;
+                if (stride == null) {
+                    strides = Shapes.contiguousStrides(shape);
+                } else if (stride.length < shape.length) {
+                    throw Status.invalid("aclCreateTensor: stride has " + stride.length + " elements, viewDimsNum is "
+                            + shape.length);
+                } else {
+                    strides = Arrays.copyOf(stride, shape.length);
+                }
+                long[] storage = prefix("aclCreateTensor", "storageDims", storageDims, storageDimsNum);
+                MemoryBlock block = tensorData == null ? null : tensorData.block();
+                long blockOffset = tensorData == null ? 0 : tensorData.byteOffset();
+                return new AclTensor(new TensorDesc(shape, strides, offset, dataType, format, storage, block,
+                        blockOffset));
             }
-            long[] storage = prefix("aclCreateTensor", "storageDims", storageDims, storageDimsNum);
-            MemoryBlock block = tensorData == null ? null : tensorData.block();
-            long blockOffset = tensorData == null ? 0 : tensorData.byteOffset();
-            return new AclTensor(new TensorDesc(shape, strides, offset, dataType, format, storage, block, blockOffset));
         });
     }
 
@@ -110,32 +125,41 @@ public final class Acl {
 
     /** {@code aclDestroyTensor}: null is fine; destroying twice is 161002. */
     public static int destroyTensor(AclTensor tensor) {
-        return Guard.aclnn("aclDestroyTensor", () -> {
-            if (tensor == null) {
-                return;
-            }
-            synchronized (tensor) {
-                if (tensor.desc.isDestroyed()) {
-                    throw Status.invalid("aclDestroyTensor: the tensor was already destroyed");
+        return Guard.aclnn("aclDestroyTensor", new Guard.Call() {
+            @Override
+            public void run() {
+                if (tensor == null) {
+                    return;
                 }
-                tensor.desc.destroy();
+                synchronized (tensor) {
+                    if (tensor.desc.isDestroyed()) {
+                        throw Status.invalid("aclDestroyTensor: the tensor was already destroyed");
+                    }
+                    tensor.desc.destroy();
+                }
             }
         });
     }
 
     /** {@code aclCreateBoolArray}: copies the first {@code size} values. */
     public static AclBoolArray createBoolArray(boolean[] value, long size) {
-        return Guard.make("aclCreateBoolArray", () -> {
-            checkCount("aclCreateBoolArray", value == null ? -1 : value.length, size);
-            return new AclBoolArray(size == 0 ? new boolean[0] : Arrays.copyOf(value, (int) size));
+        return Guard.make("aclCreateBoolArray", new Supplier<AclBoolArray>() {
+            @Override
+            public AclBoolArray get() {
+                checkCount("aclCreateBoolArray", value == null ? -1 : value.length, size);
+                return new AclBoolArray(size == 0 ? new boolean[0] : Arrays.copyOf(value, (int) size));
+            }
         });
     }
 
     /** {@code aclDestroyBoolArray}: null is fine; an operator given the array afterwards refuses it (161002). */
     public static int destroyBoolArray(AclBoolArray array) {
-        return Guard.aclnn("aclDestroyBoolArray", () -> {
-            if (array != null) {
-                array.destroyed = true;
+        return Guard.aclnn("aclDestroyBoolArray", new Guard.Call() {
+            @Override
+            public void run() {
+                if (array != null) {
+                    array.destroyed = true;
+                }
             }
         });
     }
@@ -433,7 +457,12 @@ public final class Acl {
      * ACLNN_ERR_PARAM_INVALID, saying it was destroyed.
      */
     public static int destroyAclOpExecutor(AclOpExecutor executor) {
-        return Guard.aclnn("aclDestroyAclOpExecutor", () -> executorOf("aclDestroyAclOpExecutor", executor).destroy());
+        return Guard.aclnn("aclDestroyAclOpExecutor", new Guard.Call() {
+            @Override
+            public void run() {
+                executorOf("aclDestroyAclOpExecutor", executor).destroy();
+            }
+        });
     }
 
     private static Executor executorOf(String function, AclOpExecutor holder) {

@@ -24,12 +24,22 @@ public final class AclRt {
      * set none; an id out of range is ACL_ERROR_INVALID_PARAM.
      */
     public static int setDevice(int deviceId) {
-        return Guard.acl("aclrtSetDevice", () -> AclRuntime.setDevice(deviceId));
+        return Guard.acl("aclrtSetDevice", new Guard.Call() {
+            @Override
+            public void run() {
+                AclRuntime.setDevice(deviceId);
+            }
+        });
     }
 
     /** {@code aclrtResetDevice}: waits for the device's streams and unbinds it from this thread. */
     public static int resetDevice(int deviceId) {
-        return Guard.acl("aclrtResetDevice", () -> AclRuntime.resetDevice(deviceId));
+        return Guard.acl("aclrtResetDevice", new Guard.Call() {
+            @Override
+            public void run() {
+                AclRuntime.resetDevice(deviceId);
+            }
+        });
     }
 
     /** {@code aclrtGetDevice}: element 0 of {@code deviceId} is written. */
@@ -96,11 +106,14 @@ public final class AclRt {
 
     /** {@code aclrtCreateStream}: fills {@code stream} with a new in-order stream on the current device. */
     public static int createStream(AclrtStream stream) {
-        return Guard.acl("aclrtCreateStream", () -> {
-            if (stream == null) {
-                throw Status.aclInvalid("aclrtCreateStream: stream must not be null");
+        return Guard.acl("aclrtCreateStream", new Guard.Call() {
+            @Override
+            public void run() {
+                if (stream == null) {
+                    throw Status.aclInvalid("aclrtCreateStream: stream must not be null");
+                }
+                stream.stream = AclRuntime.createStream();
             }
-            stream.stream = AclRuntime.createStream();
         });
     }
 
@@ -109,14 +122,17 @@ public final class AclRt {
      * failure of that work is reported here as ACLNN_ERR_RUNTIME_ERROR (the stream is gone either way).
      */
     public static int destroyStream(AclrtStream stream) {
-        return Guard.acl("aclrtDestroyStream", () -> {
-            Stream s = stream == null ? null : stream.stream;
-            if (s == null) {
-                throw Status.aclInvalid("aclrtDestroyStream: stream must not be null");
-            }
-            Failure failure = AclRuntime.destroyStream(s);
-            if (failure != null) {
-                throw failure;
+        return Guard.acl("aclrtDestroyStream", new Guard.Call() {
+            @Override
+            public void run() {
+                Stream s = stream == null ? null : stream.stream;
+                if (s == null) {
+                    throw Status.aclInvalid("aclrtDestroyStream: stream must not be null");
+                }
+                Failure failure = AclRuntime.destroyStream(s);
+                if (failure != null) {
+                    throw failure;
+                }
             }
         });
     }
@@ -387,33 +403,40 @@ public final class AclRt {
      * {@link AclrtMemMallocPolicy}); {@code ACL_MEM_MALLOC_NORMAL_ONLY} always uses normal pages.
      */
     public static int malloc(Pointer devPtr, long size, int policy) {
-        return Guard.acl("aclrtMalloc", () -> {
-            if (devPtr == null) {
-                throw Status.aclInvalid("aclrtMalloc: devPtr must not be null");
+        return Guard.acl("aclrtMalloc", new Guard.Call() {
+            @Override
+            public void run() {
+                if (devPtr == null) {
+                    throw Status.aclInvalid("aclrtMalloc: devPtr must not be null");
+                }
+                if (policy < 0 || policy > 2) {
+                    throw Status.aclInvalid("aclrtMalloc: unknown policy " + policy
+                            + " (HUGE_FIRST 0, HUGE_ONLY 1, NORMAL_ONLY 2)");
+                }
+                devPtr.set(AclRuntime.malloc(size, policy != AclrtMemMallocPolicy.ACL_MEM_MALLOC_NORMAL_ONLY), 0);
             }
-            if (policy < 0 || policy > 2) {
-                throw Status.aclInvalid("aclrtMalloc: unknown policy " + policy + " (HUGE_FIRST 0, HUGE_ONLY 1, NORMAL_ONLY 2)");
-            }
-            devPtr.set(AclRuntime.malloc(size, policy != AclrtMemMallocPolicy.ACL_MEM_MALLOC_NORMAL_ONLY), 0);
         });
     }
 
     /** {@code aclrtFree}: {@code devPtr} must be the start of a live {@code aclrtMalloc} block. */
     public static int free(Pointer devPtr) {
-        return Guard.acl("aclrtFree", () -> {
-            AclRuntime.requireInit("aclrtFree");
-            MemoryBlock b = devPtr == null ? null : devPtr.block();
-            if (b == null) {
-                throw Status.aclInvalid("aclrtFree: devPtr must not be null");
+        return Guard.acl("aclrtFree", new Guard.Call() {
+            @Override
+            public void run() {
+                AclRuntime.requireInit("aclrtFree");
+                MemoryBlock b = devPtr == null ? null : devPtr.block();
+                if (b == null) {
+                    throw Status.aclInvalid("aclrtFree: devPtr must not be null");
+                }
+                if (!(b instanceof DeviceBlock block)) {
+                    throw Status.aclInvalid("aclrtFree: devPtr is host memory, not an aclrtMalloc block");
+                }
+                if (devPtr.byteOffset() != 0) {
+                    throw Status.aclInvalid("aclrtFree: devPtr is " + devPtr.byteOffset()
+                            + " bytes into its block, not the address aclrtMalloc returned");
+                }
+                AclRuntime.free(block);
             }
-            if (!(b instanceof DeviceBlock block)) {
-                throw Status.aclInvalid("aclrtFree: devPtr is host memory, not an aclrtMalloc block");
-            }
-            if (devPtr.byteOffset() != 0) {
-                throw Status.aclInvalid("aclrtFree: devPtr is " + devPtr.byteOffset()
-                        + " bytes into its block, not the address aclrtMalloc returned");
-            }
-            AclRuntime.free(block);
         });
     }
 
@@ -459,12 +482,15 @@ public final class AclRt {
      * ACL_ERROR_INVALID_PARAM. Synchronous, like CANN's.
      */
     public static int memcpy(Pointer dst, long destMax, Pointer src, long count, int kind) {
-        return Guard.acl("aclrtMemcpy", () -> {
-            AclRuntime.requireInit("aclrtMemcpy");
-            checkCopy("aclrtMemcpy", dst, destMax, src, count, kind);
-            MemorySegment to = range("aclrtMemcpy", "dst", dst, count);
-            MemorySegment from = range("aclrtMemcpy", "src", src, count);
-            MemorySegment.copy(from, 0, to, 0, count);
+        return Guard.acl("aclrtMemcpy", new Guard.Call() {
+            @Override
+            public void run() {
+                AclRuntime.requireInit("aclrtMemcpy");
+                checkCopy("aclrtMemcpy", dst, destMax, src, count, kind);
+                MemorySegment to = range("aclrtMemcpy", "dst", dst, count);
+                MemorySegment from = range("aclrtMemcpy", "src", src, count);
+                MemorySegment.copy(from, 0, to, 0, count);
+            }
         });
     }
 

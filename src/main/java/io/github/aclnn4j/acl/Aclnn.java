@@ -17,7 +17,6 @@ import io.github.aclnn4j.runtime.Failure;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.runtime.Stream;
 import io.github.aclnn4j.tensor.TensorDesc;
-import java.util.function.Supplier;
 
 /**
  * The operators of the aclnn API, each as its two phases: {@code xxxGetWorkspaceSize} checks the
@@ -53,8 +52,13 @@ public final class Aclnn {
      */
     public static int binaryCrossEntropyBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self, AclTensor target,
             AclTensor weightOptional, long reduction, AclTensor out, long[] workspaceSize, AclOpExecutor executor) {
-        return plan(BCE_BACKWARD, workspaceSize, executor, () -> BinaryCrossEntropyBackward.plan(
-                desc(gradOutput), desc(self), desc(target), desc(weightOptional), reduction, desc(out)));
+        try {
+            beginPlan(BCE_BACKWARD, workspaceSize, executor);
+            return endPlan(workspaceSize, executor, BinaryCrossEntropyBackward.plan(
+                    desc(gradOutput), desc(self), desc(target), desc(weightOptional), reduction, desc(out)));
+        } catch (Throwable t) {
+            return Guard.status(BCE_BACKWARD + "GetWorkspaceSize", t, Status.INNER);
+        }
     }
 
     /**
@@ -73,8 +77,13 @@ public final class Aclnn {
      */
     public static int preluBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self, AclTensor weight,
             AclTensor gradInput, AclTensor gradWeight, long[] workspaceSize, AclOpExecutor executor) {
-        return plan(PRELU_BACKWARD, workspaceSize, executor, () -> PreluBackward.plan(
-                desc(gradOutput), desc(self), desc(weight), desc(gradInput), desc(gradWeight)));
+        try {
+            beginPlan(PRELU_BACKWARD, workspaceSize, executor);
+            return endPlan(workspaceSize, executor, PreluBackward.plan(
+                    desc(gradOutput), desc(self), desc(weight), desc(gradInput), desc(gradWeight)));
+        } catch (Throwable t) {
+            return Guard.status(PRELU_BACKWARD + "GetWorkspaceSize", t, Status.INNER);
+        }
     }
 
     /** {@code aclnnPreluBackward}: enqueues the plan of {@link #preluBackwardGetWorkspaceSize}. */
@@ -91,8 +100,13 @@ public final class Aclnn {
     public static int binaryCrossEntropyWithLogitsGetWorkspaceSize(AclTensor self, AclTensor target,
             AclTensor weightOptional, AclTensor posWeightOptional, long reduction, AclTensor out, long[] workspaceSize,
             AclOpExecutor executor) {
-        return plan(BCE_WITH_LOGITS, workspaceSize, executor, () -> BinaryCrossEntropyWithLogits.plan(
-                desc(self), desc(target), desc(weightOptional), desc(posWeightOptional), reduction, desc(out)));
+        try {
+            beginPlan(BCE_WITH_LOGITS, workspaceSize, executor);
+            return endPlan(workspaceSize, executor, BinaryCrossEntropyWithLogits.plan(
+                    desc(self), desc(target), desc(weightOptional), desc(posWeightOptional), reduction, desc(out)));
+        } catch (Throwable t) {
+            return Guard.status(BCE_WITH_LOGITS + "GetWorkspaceSize", t, Status.INNER);
+        }
     }
 
     /**
@@ -115,9 +129,14 @@ public final class Aclnn {
             AclTensor rstd, AclTensor gamma, long N, long C, long HxW, long group, AclBoolArray outputMask,
             AclTensor gradInput, AclTensor gradGammaOut, AclTensor gradBetaOut, long[] workspaceSize,
             AclOpExecutor executor) {
-        return plan(GROUP_NORM_BACKWARD, workspaceSize, executor, () -> GroupNormBackward.plan(
-                desc(gradOut), desc(input), desc(mean), desc(rstd), desc(gamma), N, C, HxW, group,
-                mask(outputMask), desc(gradInput), desc(gradGammaOut), desc(gradBetaOut)));
+        try {
+            beginPlan(GROUP_NORM_BACKWARD, workspaceSize, executor);
+            return endPlan(workspaceSize, executor, GroupNormBackward.plan(
+                    desc(gradOut), desc(input), desc(mean), desc(rstd), desc(gamma), N, C, HxW, group,
+                    mask(outputMask), desc(gradInput), desc(gradGammaOut), desc(gradBetaOut)));
+        } catch (Throwable t) {
+            return Guard.status(GROUP_NORM_BACKWARD + "GetWorkspaceSize", t, Status.INNER);
+        }
     }
 
     /** {@code aclnnGroupNormBackward}: enqueues the plan of {@link #groupNormBackwardGetWorkspaceSize}. */
@@ -135,9 +154,14 @@ public final class Aclnn {
     public static int nllLossBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self, AclTensor target,
             AclTensor weight, long reduction, long ignoreIndex, AclTensor totalWeight, AclTensor out,
             long[] workspaceSize, AclOpExecutor executor) {
-        return plan(NLL_LOSS_BACKWARD, workspaceSize, executor, () -> NllLossBackward.plan(
-                desc(gradOutput), desc(self), desc(target), desc(weight), reduction, ignoreIndex, desc(totalWeight),
-                desc(out)));
+        try {
+            beginPlan(NLL_LOSS_BACKWARD, workspaceSize, executor);
+            return endPlan(workspaceSize, executor, NllLossBackward.plan(
+                    desc(gradOutput), desc(self), desc(target), desc(weight), reduction, ignoreIndex, desc(totalWeight),
+                    desc(out)));
+        } catch (Throwable t) {
+            return Guard.status(NLL_LOSS_BACKWARD + "GetWorkspaceSize", t, Status.INNER);
+        }
     }
 
     /** {@code aclnnNLLLossBackward}: enqueues the plan of {@link #nllLossBackwardGetWorkspaceSize}. */
@@ -152,7 +176,12 @@ public final class Aclnn {
      */
     public static int preluGetWorkspaceSize(AclTensor self, AclTensor weight, AclTensor out, long[] workspaceSize,
             AclOpExecutor executor) {
-        return plan(PRELU, workspaceSize, executor, () -> Prelu.plan(desc(self), desc(weight), desc(out)));
+        try {
+            beginPlan(PRELU, workspaceSize, executor);
+            return endPlan(workspaceSize, executor, Prelu.plan(desc(self), desc(weight), desc(out)));
+        } catch (Throwable t) {
+            return Guard.status(PRELU + "GetWorkspaceSize", t, Status.INNER);
+        }
     }
 
     /** {@code aclnnPrelu}: enqueues the plan of {@link #preluGetWorkspaceSize}. */
@@ -168,8 +197,13 @@ public final class Aclnn {
      */
     public static int binaryCrossEntropyGetWorkspaceSize(AclTensor self, AclTensor target, AclTensor weight,
             long reduction, AclTensor out, long[] workspaceSize, AclOpExecutor executor) {
-        return plan(BCE, workspaceSize, executor, () -> BinaryCrossEntropy.plan(desc(self), desc(target),
-                desc(weight), reduction, desc(out)));
+        try {
+            beginPlan(BCE, workspaceSize, executor);
+            return endPlan(workspaceSize, executor, BinaryCrossEntropy.plan(desc(self), desc(target),
+                    desc(weight), reduction, desc(out)));
+        } catch (Throwable t) {
+            return Guard.status(BCE + "GetWorkspaceSize", t, Status.INNER);
+        }
     }
 
     /** {@code aclnnBinaryCrossEntropy}: enqueues the plan of {@link #binaryCrossEntropyGetWorkspaceSize}. */
@@ -186,9 +220,14 @@ public final class Aclnn {
     public static int binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(AclTensor gradOutput, AclTensor self,
             AclTensor target, AclTensor weightOptional, AclTensor posWeightOptional, long reduction, AclTensor out,
             long[] workspaceSize, AclOpExecutor executor) {
-        return plan(BCE_WITH_LOGITS_BACKWARD, workspaceSize, executor, () -> BinaryCrossEntropyWithLogitsBackward.plan(
-                desc(gradOutput), desc(self), desc(target), desc(weightOptional), desc(posWeightOptional), reduction,
-                desc(out)));
+        try {
+            beginPlan(BCE_WITH_LOGITS_BACKWARD, workspaceSize, executor);
+            return endPlan(workspaceSize, executor, BinaryCrossEntropyWithLogitsBackward.plan(
+                    desc(gradOutput), desc(self), desc(target), desc(weightOptional), desc(posWeightOptional),
+                    reduction, desc(out)));
+        } catch (Throwable t) {
+            return Guard.status(BCE_WITH_LOGITS_BACKWARD + "GetWorkspaceSize", t, Status.INNER);
+        }
     }
 
     /**
@@ -208,8 +247,13 @@ public final class Aclnn {
      */
     public static int nllLossGetWorkspaceSize(AclTensor self, AclTensor target, AclTensor weight, long reduction,
             long ignoreIndex, AclTensor out, AclTensor totalWeightOut, long[] workspaceSize, AclOpExecutor executor) {
-        return plan(NLL_LOSS, workspaceSize, executor, () -> NllLoss.plan(desc(self), desc(target), desc(weight),
-                reduction, ignoreIndex, desc(out), desc(totalWeightOut)));
+        try {
+            beginPlan(NLL_LOSS, workspaceSize, executor);
+            return endPlan(workspaceSize, executor, NllLoss.plan(desc(self), desc(target), desc(weight),
+                    reduction, ignoreIndex, desc(out), desc(totalWeightOut)));
+        } catch (Throwable t) {
+            return Guard.status(NLL_LOSS + "GetWorkspaceSize", t, Status.INNER);
+        }
     }
 
     /** {@code aclnnNLLLoss}: enqueues the plan of {@link #nllLossGetWorkspaceSize}. */
@@ -226,8 +270,13 @@ public final class Aclnn {
     public static int groupNormGetWorkspaceSize(AclTensor self, AclTensor gamma, AclTensor beta, long N, long C,
             long HxW, long group, double eps, AclTensor out, AclTensor meanOut, AclTensor rstdOut, long[] workspaceSize,
             AclOpExecutor executor) {
-        return plan(GROUP_NORM, workspaceSize, executor, () -> GroupNorm.plan(desc(self), desc(gamma), desc(beta), N, C,
-                HxW, group, eps, desc(out), desc(meanOut), desc(rstdOut)));
+        try {
+            beginPlan(GROUP_NORM, workspaceSize, executor);
+            return endPlan(workspaceSize, executor, GroupNorm.plan(desc(self), desc(gamma), desc(beta), N, C,
+                    HxW, group, eps, desc(out), desc(meanOut), desc(rstdOut)));
+        } catch (Throwable t) {
+            return Guard.status(GROUP_NORM + "GetWorkspaceSize", t, Status.INNER);
+        }
     }
 
     /** {@code aclnnGroupNorm}: enqueues the plan of {@link #groupNormGetWorkspaceSize}. */
@@ -249,24 +298,32 @@ public final class Aclnn {
         return a.values.clone();
     }
 
-    /** Phase 1: null out-parameters first, then the operator's own checks; the holder is emptied on failure. */
-    private static int plan(String operator, long[] workspaceSize, AclOpExecutor executor, Supplier<Plan> planner) {
+    /**
+     * Phase 1's first checks, before the operator's own: the out-parameters are not null and have
+     * room; the executor holder is emptied (and stays so if the operator's checks fail). Each
+     * operator catches for itself (see {@link Guard#status}) rather than hand a lambda to a wrapper:
+     * a JVM spins a class and method-handle forms for each such lambda at its first call, about
+     * 4 ms apiece before a program's first result.
+     */
+    private static void beginPlan(String operator, long[] workspaceSize, AclOpExecutor executor) {
         String function = operator + "GetWorkspaceSize";
-        return Guard.aclnn(function, () -> {
-            if (workspaceSize == null) {
-                throw Status.nullptr(function + ": workspaceSize must not be null");
-            }
-            if (workspaceSize.length < 1) { // the C pointer to nothing: no room for the size
-                throw Status.nullptr(function + ": workspaceSize is a long[0]; it needs room for the size (long[1])");
-            }
-            if (executor == null) {
-                throw Status.nullptr(function + ": executor must not be null");
-            }
-            executor.executor = null;
-            Plan plan = planner.get();
-            workspaceSize[0] = plan.workspaceSize();
-            executor.executor = new Executor(plan);
-        });
+        if (workspaceSize == null) {
+            throw Status.nullptr(function + ": workspaceSize must not be null");
+        }
+        if (workspaceSize.length < 1) { // the C pointer to nothing: no room for the size
+            throw Status.nullptr(function + ": workspaceSize is a long[0]; it needs room for the size (long[1])");
+        }
+        if (executor == null) {
+            throw Status.nullptr(function + ": executor must not be null");
+        }
+        executor.executor = null;
+    }
+
+    /** Phase 1's end: the plan's workspace size and executor handed out. */
+    private static int endPlan(long[] workspaceSize, AclOpExecutor executor, Plan plan) {
+        workspaceSize[0] = plan.workspaceSize();
+        executor.executor = new Executor(plan);
+        return Status.SUCCESS;
     }
 
     /**

@@ -40,7 +40,12 @@ public final class Parallel {
     private static final AtomicInteger WORKER_COUNT = new AtomicInteger();
     /** Runs taken by workers rather than by the calling thread, summed once per job per worker. */
     private static final AtomicLong WORKER_RUNS = new AtomicLong();
-    private static final ThreadLocal<Job> JOBS = ThreadLocal.withInitial(Job::new);
+    private static final ThreadLocal<Job> JOBS = new ThreadLocal<>() { // a class, not a lambda to spin at the first call
+        @Override
+        protected Job initialValue() {
+            return new Job();
+        }
+    };
     private static volatile Pool pool = new Pool(Integer.getInteger("aclnn4j.threads",
             Runtime.getRuntime().availableProcessors()));
 

@@ -10,7 +10,12 @@ import java.lang.foreign.ValueLayout;
  * direct loops.
  */
 final class Scratch {
-    private static final ThreadLocal<Scratch> LOCAL = ThreadLocal.withInitial(Scratch::new);
+    private static final ThreadLocal<Scratch> LOCAL = new ThreadLocal<>() { // a class, not a lambda to spin
+        @Override
+        protected Scratch initialValue() {
+            return new Scratch();
+        }
+    };
 
     final float[] a = new float[Blocks.SIZE];
     final float[] b = new float[Blocks.SIZE];

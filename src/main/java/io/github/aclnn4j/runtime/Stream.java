@@ -34,7 +34,12 @@ public final class Stream {
     private long finished;
     private Failure firstFailure;
     /** What a driver thread runs: made once, so that a hand-off allocates nothing. */
-    private final Runnable driver = () -> drain(false);
+    private final Runnable driver = new Runnable() { // a class, not a lambda to spin at the first stream
+        @Override
+        public void run() {
+            drain(false);
+        }
+    };
 
     Stream(int deviceId, boolean isDefault) {
         this.deviceId = deviceId;
