@@ -15,7 +15,7 @@ import java.lang.foreign.MemorySegment;
  * <li>rows of floats for everything else, and for the last elements of a block.
  * </ul>
  */
-public final class BceBackwardKernel implements Parallel.Tasks {
+public final class BceBackwardKernel implements Parallel.Tasks, Kernel {
     private static final float EPSILON = 1e-12f;
 
     private final StridedView grad;
@@ -59,6 +59,7 @@ public final class BceBackwardKernel implements Parallel.Tasks {
     }
 
     /** Runs the whole call, block by block on the library's threads. */
+    @Override
     public void run(MemorySegment workspace) {
         Parallel.forEach(Blocks.count(out.numel()), Blocks.SIZE, this, workspace);
     }

@@ -14,7 +14,7 @@ import java.lang.foreign.ValueLayout;
  * out's; mean and sum add each block's losses in double into the workspace, then combine the
  * block sums pairwise and round once, so the result does not depend on the thread count.
  */
-public final class BceKernel implements Parallel.Tasks {
+public final class BceKernel implements Parallel.Tasks, Kernel {
     private final StridedView self;
     private final StridedView target;
     private final StridedView weight;
@@ -46,6 +46,7 @@ public final class BceKernel implements Parallel.Tasks {
     }
 
     /** Runs the whole call: block by block on the library's threads, then the reduction. */
+    @Override
     public void run(MemorySegment workspace) {
         long n = self.numel();
         long blocks = Blocks.count(n);

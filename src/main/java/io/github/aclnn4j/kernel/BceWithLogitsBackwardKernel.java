@@ -13,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  * of them exactly (a 16-bit one only when all five share it), computes in fp32 and casts to out's
  * dtype, target's: one rounding, as here.
  */
-public final class BceWithLogitsBackwardKernel implements Parallel.Tasks {
+public final class BceWithLogitsBackwardKernel implements Parallel.Tasks, Kernel {
     private final StridedView grad;
     private final StridedView self;
     private final StridedView target;
@@ -48,6 +48,7 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks {
     }
 
     /** Runs the whole call on the library's threads. */
+    @Override
     public void run(MemorySegment workspace) {
         Parallel.forEach(Blocks.count(self.numel()), Blocks.SIZE, this, workspace);
     }

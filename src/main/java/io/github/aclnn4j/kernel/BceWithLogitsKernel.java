@@ -19,7 +19,7 @@ import java.lang.foreign.ValueLayout;
  * floats. Both compute each loss with the same operations (the 16-bit loops look the softplus
  * term up in a table of what the rows compute for every value).
  */
-public final class BceWithLogitsKernel implements Parallel.Tasks {
+public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
     private final StridedView self;
     private final StridedView target;
     private final StridedView weight;
@@ -142,6 +142,7 @@ public final class BceWithLogitsKernel implements Parallel.Tasks {
     }
 
     /** Runs the whole call: block by block on the library's threads, then the reduction. */
+    @Override
     public void run(MemorySegment workspace) {
         long n = self.numel();
         long blocks = Blocks.count(n);

@@ -15,7 +15,7 @@ import java.util.Arrays;
  * FLOAT dy, x and gradInput are read and written in place by the {@link DirectMath} channel loops,
  * with the same operations in the same order, so the same bits.
  */
-public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks {
+public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks, Kernel {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
     /** Samples of up to this many elements of dy and of x (1 MB each in FLOAT) are read once. */
     private static final long CACHED_SAMPLE = 1 << 18;
@@ -69,6 +69,7 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
     }
 
     /** Runs the whole call: a task per sample on the library's threads, then gradBeta and gradGamma. */
+    @Override
     public void run(MemorySegment workspace) {
         Parallel.forEach(n, c * hxw, this, workspace);
         GroupNormBackwardKernel.reduceOverSamples(workspace, n, c, gradGamma, gradBeta);

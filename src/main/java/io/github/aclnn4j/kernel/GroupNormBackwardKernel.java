@@ -14,7 +14,7 @@ import java.lang.foreign.ValueLayout;
  * {@link #MIN_DIRECT_ROW} elements go through {@link DirectMath} loops row by row instead of the
  * cached group; their 16-bit sums run in fp32 within chunks.
  */
-public final class GroupNormBackwardKernel implements Parallel.Tasks {
+public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
     private final StridedView dy;
@@ -65,6 +65,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks {
     }
 
     /** Runs the whole call: the (n, group) tasks on the library's threads, then gradBeta and gradGamma. */
+    @Override
     public void run(MemorySegment workspace) {
         Parallel.forEach(n * group, c / group * hxw, this, workspace);
         reduceOverSamples(workspace, n, c, gradGamma, gradBeta);

@@ -16,7 +16,7 @@ import java.util.Arrays;
  * whose sums run in another order. Dense FLOAT self and out are read and written in place by the
  * {@link DirectMath} channel loops, with the same operations in the same order, so the same bits.
  */
-public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
+public final class GroupNormChannelsLastKernel implements Parallel.Tasks, Kernel {
     private final StridedView self;
     private final StridedView gamma;
     private final StridedView beta;
@@ -65,6 +65,7 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks {
     }
 
     /** Runs the whole call: a task per sample on the library's threads. */
+    @Override
     public void run(MemorySegment workspace) {
         Parallel.forEach(self.numel() / (channels * hxw), channels * hxw, this, workspace);
     }

@@ -12,7 +12,7 @@ import java.lang.foreign.MemorySegment;
  * depend on the thread count; a group of up to {@link #CACHED_GROUP} elements is read once and its
  * passes run over the copy, a larger one is read in blocks once per pass.
  */
-public final class GroupNormKernel implements Parallel.Tasks {
+public final class GroupNormKernel implements Parallel.Tasks, Kernel {
     private final StridedView self;
     private final StridedView gamma;
     private final StridedView beta;
@@ -52,6 +52,7 @@ public final class GroupNormKernel implements Parallel.Tasks {
     }
 
     /** Runs the whole call: a task per sample and group on the library's threads. */
+    @Override
     public void run(MemorySegment workspace) {
         long n = self.numel() / (channels * hxw);
         Parallel.forEach(n * group, channels / group * hxw, this, workspace);

@@ -9,7 +9,7 @@ import java.lang.foreign.ValueLayout;
  * target is not ignoreIndex (g divided by totalWeight first for mean). Targets are validated before
  * anything is written, so a bad target leaves the output as it was.
  */
-public final class NllLossBackwardKernel implements Parallel.Tasks {
+public final class NllLossBackwardKernel implements Parallel.Tasks, Kernel {
     /** Bytes zeroed per task: large, since a contiguous zero fill is a memset. */
     private static final long FILL_BYTES = 1 << 18;
 
@@ -56,6 +56,7 @@ public final class NllLossBackwardKernel implements Parallel.Tasks {
     }
 
     /** Runs the whole call: checks every target, then writes the bands on the library's threads. */
+    @Override
     public void run(MemorySegment workspace) {
         Targets.check(target, rows, classes, ignoreIndex, "aclnnNLLLossBackward");
         Parallel.forEach((rows + rowsPerTask - 1) / rowsPerTask, rowsPerTask * classes, this, workspace);

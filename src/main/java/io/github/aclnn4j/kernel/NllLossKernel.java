@@ -15,7 +15,7 @@ import java.lang.foreign.ValueLayout;
  * were. A BFLOAT16 self is computed in BFLOAT16 by CANN (then cast): results are rounded to it
  * first where out's dtype differs.
  */
-public final class NllLossKernel implements Parallel.Tasks {
+public final class NllLossKernel implements Parallel.Tasks, Kernel {
     /** Rows per task: each is one gathered element, a few elements' work. */
     static final int ROWS = 1024;
 
@@ -65,6 +65,7 @@ public final class NllLossKernel implements Parallel.Tasks {
     }
 
     /** Runs the whole call: checks every target, then the losses on the library's threads. */
+    @Override
     public void run(MemorySegment workspace) {
         Targets.check(target, rows, classes, ignoreIndex, "aclnnNLLLoss");
         long tasks = tasks(rows);

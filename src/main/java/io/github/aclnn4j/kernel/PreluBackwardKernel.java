@@ -18,7 +18,7 @@ import java.lang.foreign.ValueLayout;
  * their whole steps through {@link DirectMath} loops (without the Vector API, through rows cut at
  * the same place, so that the sums group alike); the rest is gathered into rows.
  */
-public final class PreluBackwardKernel implements Parallel.Tasks {
+public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
     /** Slabs for short rows: enough to keep every thread busy, few enough to keep the workspace small. */
     private static final long MAX_SLABS = 64;
@@ -89,6 +89,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks {
     }
 
     /** Runs the whole call: the tasks on the library's threads, then gradWeight from their sums. */
+    @Override
     public void run(MemorySegment workspace) {
         long weights = layout.weights;
         Parallel.forEach(layout.tasks, layout.longRows ? Blocks.SIZE

@@ -22,7 +22,7 @@ import java.lang.foreign.MemorySegment;
  * <li>rows of floats with the weights gathered beside self.
  * </ul>
  */
-public final class PreluKernel implements Parallel.Tasks {
+public final class PreluKernel implements Parallel.Tasks, Kernel {
     /** Runs shorter than this go through rows even when the direct loops could take them. */
     private static final long MIN_DIRECT_RUN = 64;
     /** Runs shorter than this have their weights gathered element by element. */
@@ -91,6 +91,7 @@ public final class PreluKernel implements Parallel.Tasks {
     }
 
     /** Runs the whole call on the library's threads. */
+    @Override
     public void run(MemorySegment workspace) {
         Parallel.forEach(Blocks.count(numel), Blocks.SIZE, this, workspace);
     }

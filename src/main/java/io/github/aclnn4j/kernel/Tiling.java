@@ -132,14 +132,7 @@ public final class Tiling {
             order[d] = d;
         }
         StridedView v = lead;
-        java.util.Arrays.sort(order, (p, q) -> {
-            boolean pOne = v.size(p) == 1;
-            boolean qOne = v.size(q) == 1;
-            if (pOne || qOne) {
-                return pOne == qOne ? 0 : pOne ? -1 : 1;
-            }
-            return Long.compare(v.stride(q), v.stride(p));
-        });
+        java.util.Arrays.sort(order, new OutermostFirst(v));
         int[] result = new int[rank];
         boolean moved = false;
         int previous = -1;
@@ -200,5 +193,28 @@ public final class Tiling {
         }
         System.arraycopy(tail, 0, r, others.length, tail.length);
         return r;
+    }
+
+    /**
+     * Dimensions of {@code view} outermost first: those of one element first, then strides falling
+     * (a class rather than a lambda: a JVM spins one for a lambda at its first call, before a
+     * program's first result).
+     */
+    private static final class OutermostFirst implements java.util.Comparator<Integer> {
+        private final StridedView view;
+
+        OutermostFirst(StridedView view) {
+            this.view = view;
+        }
+
+        @Override
+        public int compare(Integer p, Integer q) {
+            boolean pOne = view.size(p) == 1;
+            boolean qOne = view.size(q) == 1;
+            if (pOne || qOne) {
+                return pOne == qOne ? 0 : pOne ? -1 : 1;
+            }
+            return Long.compare(view.stride(q), view.stride(p));
+        }
     }
 }

@@ -1,7 +1,9 @@
 package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceKernel;
+import io.github.aclnn4j.kernel.Kernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
@@ -66,10 +68,15 @@ public final class BinaryCrossEntropy {
         StridedView w = weight == null ? null : check.view("weight", weight, shape);
         StridedView o = check.view("out", out);
         if (mode == 0) { // element-wise
-            return check.plan(0, self.numel(), Checks.tiled(shape,
-                    p -> new BceKernel(p[0], p[1], p[2], mode, compute, p[3])::run, x, y, w, o));
+            StridedView[][] pieces = Tiling.pieces(shape, x, y, w, o);
+            Kernel[] kernels = new Kernel[pieces.length];
+            for (int i = 0; i < pieces.length; i++) {
+                StridedView[] p = pieces[i];
+                kernels[i] = new BceKernel(p[0], p[1], p[2], mode, compute, p[3]);
+            }
+            return check.plan(0, self.numel(), Kernel.inOrder(kernels));
         }
         return check.plan(BceKernel.workspaceBytes(self.numel()), self.numel(),
-                new BceKernel(x, y, w, mode, compute, o)::run);
+                new BceKernel(x, y, w, mode, compute, o));
     }
 }

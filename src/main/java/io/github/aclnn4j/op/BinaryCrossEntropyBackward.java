@@ -1,7 +1,9 @@
 package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceBackwardKernel;
+import io.github.aclnn4j.kernel.Kernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.TensorDesc;
@@ -63,7 +65,12 @@ public final class BinaryCrossEntropyBackward {
         StridedView o = check.view("out", out);
         float scale = reduction == 1 ? (float) (1.0 / self.numel()) : 1f;
         // element-wise for every reduction (gradOutput carries it)
-        return check.plan(0, self.numel(), Checks.tiled(shape,
-                p -> new BceBackwardKernel(p[0], p[1], p[2], p[3], scale, p[4])::run, g, x, y, w, o));
+        StridedView[][] pieces = Tiling.pieces(shape, g, x, y, w, o);
+        Kernel[] kernels = new Kernel[pieces.length];
+        for (int i = 0; i < pieces.length; i++) {
+            StridedView[] p = pieces[i];
+            kernels[i] = new BceBackwardKernel(p[0], p[1], p[2], p[3], scale, p[4]);
+        }
+        return check.plan(0, self.numel(), Kernel.inOrder(kernels));
     }
 }

@@ -1,7 +1,9 @@
 package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceWithLogitsKernel;
+import io.github.aclnn4j.kernel.Kernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
@@ -62,10 +64,15 @@ public final class BinaryCrossEntropyWithLogits {
         StridedView pw = posWeight == null ? null : check.view("posWeightOptional", posWeight, shape);
         StridedView o = check.view("out", out);
         if (mode == 0) { // element-wise
-            return check.plan(0, self.numel(), Checks.tiled(shape,
-                    p -> new BceWithLogitsKernel(p[0], p[1], p[2], p[3], compute, mode, p[4])::run, x, y, w, pw, o));
+            StridedView[][] pieces = Tiling.pieces(shape, x, y, w, pw, o);
+            Kernel[] kernels = new Kernel[pieces.length];
+            for (int i = 0; i < pieces.length; i++) {
+                StridedView[] p = pieces[i];
+                kernels[i] = new BceWithLogitsKernel(p[0], p[1], p[2], p[3], compute, mode, p[4]);
+            }
+            return check.plan(0, self.numel(), Kernel.inOrder(kernels));
         }
         return check.plan(BceWithLogitsKernel.workspaceBytes(self.numel()), self.numel(),
-                new BceWithLogitsKernel(x, y, w, pw, compute, mode, o)::run);
+                new BceWithLogitsKernel(x, y, w, pw, compute, mode, o));
     }
 }

@@ -1,7 +1,9 @@
 package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceWithLogitsBackwardKernel;
+import io.github.aclnn4j.kernel.Kernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.TensorDesc;
@@ -72,8 +74,12 @@ public final class BinaryCrossEntropyWithLogitsBackward {
         StridedView pw = posWeight == null ? null : check.view("posWeightOptional", posWeight, shape);
         StridedView o = check.view("out", out);
         float scale = reduction == 1 ? (float) (1.0 / self.numel()) : 1f;
-        return check.plan(0, self.numel(), Checks.tiled(shape,
-                p -> new BceWithLogitsBackwardKernel(p[0], p[1], p[2], p[3], p[4], scale, p[5])::run,
-                g, x, y, w, pw, o));
+        StridedView[][] pieces = Tiling.pieces(shape, g, x, y, w, pw, o);
+        Kernel[] kernels = new Kernel[pieces.length];
+        for (int i = 0; i < pieces.length; i++) {
+            StridedView[] p = pieces[i];
+            kernels[i] = new BceWithLogitsBackwardKernel(p[0], p[1], p[2], p[3], p[4], scale, p[5]);
+        }
+        return check.plan(0, self.numel(), Kernel.inOrder(kernels));
     }
 }

@@ -1,7 +1,7 @@
 package io.github.aclnn4j.op;
 
+import io.github.aclnn4j.kernel.Kernel;
 import io.github.aclnn4j.kernel.StridedView;
-import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Failure;
 import io.github.aclnn4j.runtime.MemoryBlock;
@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * The checks operators share, each failing with the documented status and a message of the form
@@ -288,7 +287,7 @@ final class Checks {
     }
 
     /** A plan whose work is {@code body}, touching about {@code elements} elements. */
-    Plan plan(long workspaceSize, long elements, Body body) {
+    Plan plan(long workspaceSize, long elements, Kernel body) {
         return new KernelPlan(op, family, workspaceSize, elements, uses(), body);
     }
 
@@ -297,31 +296,8 @@ final class Checks {
         return new KernelPlan(op, family, 0, 0, List.of(), ws -> { });
     }
 
-    @FunctionalInterface
-    interface Body {
-        void run(MemorySegment workspace);
-    }
-
-    /**
-     * An element-wise call over {@code views} (logical shape {@code shape}), cut into
-     * {@link Tiling#pieces tile-ordered pieces} when their layouts disagree: one kernel per piece,
-     * made by {@code kernel} from the piece's views in the order given, run one after the other.
-     */
-    static Body tiled(long[] shape, Function<StridedView[], Body> kernel, StridedView... views) {
-        StridedView[][] pieces = Tiling.pieces(shape, views);
-        Body[] bodies = new Body[pieces.length];
-        for (int i = 0; i < pieces.length; i++) {
-            bodies[i] = kernel.apply(pieces[i]);
-        }
-        return workspace -> {
-            for (Body b : bodies) {
-                b.run(workspace);
-            }
-        };
-    }
-
     private record KernelPlan(String operator, Warmup.Family family, long workspaceSize, long elements,
-            List<Plan.Use> uses, Body body)
+            List<Plan.Use> uses, Kernel body)
             implements Plan {
         @Override
         public void run(MemorySegment workspace) {

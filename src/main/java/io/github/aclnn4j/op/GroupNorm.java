@@ -87,11 +87,11 @@ public final class GroupNorm {
             StridedView x = positionMajor(check, "self", self, xs, n, c, hxw);
             StridedView o = positionMajor(check, "out", out, os, n, c, hxw);
             return check.plan(0, self.numel(),
-                    new GroupNormChannelsLastKernel(x, g, b, c, hxw, group, eps, o, mean, rstd)::run);
+                    new GroupNormChannelsLastKernel(x, g, b, c, hxw, group, eps, o, mean, rstd));
         }
         StridedView x = check.view("self", self);
         StridedView o = check.view("out", out);
-        return check.plan(0, self.numel(), new GroupNormKernel(x, g, b, c, hxw, group, eps, o, mean, rstd)::run);
+        return check.plan(0, self.numel(), new GroupNormKernel(x, g, b, c, hxw, group, eps, o, mean, rstd));
     }
 
     /**

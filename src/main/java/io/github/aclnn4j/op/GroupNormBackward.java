@@ -136,13 +136,13 @@ public final class GroupNormBackward {
             StridedView x = GroupNorm.positionMajor(check, "input", input, xs, n, c, hxw);
             StridedView gi = wantInput ? GroupNorm.positionMajor(check, "gradInput", gradInput, gis, n, c, hxw) : null;
             return check.plan(GroupNormBackwardKernel.workspaceBytes(n, c), total,
-                    new GroupNormBackwardChannelsLastKernel(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb)::run);
+                    new GroupNormBackwardChannelsLastKernel(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb));
         }
         StridedView dy = check.view("gradOut", gradOut);
         StridedView x = check.view("input", input);
         StridedView gi = wantInput ? check.view("gradInput", gradInput) : null;
         return check.plan(GroupNormBackwardKernel.workspaceBytes(n, c), total,
-                new GroupNormBackwardKernel(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb)::run);
+                new GroupNormBackwardKernel(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb));
     }
 
     private static long product(long a, long b, long d) {

@@ -80,6 +80,6 @@ public final class NllLoss {
         StridedView t = check.view("target", target);
         StridedView w = check.view("weight", weight);
         return check.plan(NllLossKernel.workspaceBytes(rows), rows,
-                new NllLossKernel(x, t, w, rows, classes, mode, ignoreIndex, o, tw)::run);
+                new NllLossKernel(x, t, w, rows, classes, mode, ignoreIndex, o, tw));
     }
 }

@@ -74,6 +74,6 @@ public final class NllLossBackward {
         StridedView o = check.view("out", out);
         int mode = (int) reduction;
         return check.plan(0, self.numel(),
-                new NllLossBackwardKernel(g, t, w, tw, rows, classes, mode, ignoreIndex, perRowGrad, o)::run);
+                new NllLossBackwardKernel(g, t, w, tw, rows, classes, mode, ignoreIndex, perRowGrad, o));
     }
 }

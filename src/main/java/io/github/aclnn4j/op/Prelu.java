@@ -1,7 +1,9 @@
 package io.github.aclnn4j.op;
 
+import io.github.aclnn4j.kernel.Kernel;
 import io.github.aclnn4j.kernel.PreluKernel;
 import io.github.aclnn4j.kernel.StridedView;
+import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
@@ -16,7 +18,7 @@ import io.github.aclnn4j.tensor.TensorDesc;
  * dimension split into the weight's own dimensions longer than one (so that a weight of any shape
  * and strides is read where it lies), the weight broadcast along the others, walked in self's memory
  * order (channels innermost for channels-last memory) and cut into tiles where out's layout
- * disagrees ({@link Checks#tiled}).
+ * disagrees ({@link Tiling#pieces}).
  */
 public final class Prelu {
     private static final String OP = "aclnnPrelu";
@@ -84,7 +86,12 @@ public final class Prelu {
         StridedView x = check.view("self", self, logical, xStrides);
         StridedView w = check.view("weight", weight, logical, wStrides);
         StridedView o = check.view("out", out, logical, oStrides);
-        return check.plan(0, self.numel(), Checks.tiled(logical,
-                p -> new PreluKernel(p[0], p[1], p[2], promoted)::run, x, w, o));
+        StridedView[][] pieces = Tiling.pieces(logical, x, w, o);
+        Kernel[] kernels = new Kernel[pieces.length];
+        for (int i = 0; i < pieces.length; i++) {
+            StridedView[] p = pieces[i];
+            kernels[i] = new PreluKernel(p[0], p[1], p[2], promoted);
+        }
+        return check.plan(0, self.numel(), Kernel.inOrder(kernels));
     }
 }

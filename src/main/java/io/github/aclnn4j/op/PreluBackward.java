@@ -71,6 +71,6 @@ public final class PreluBackward {
             inner = 1;
         }
         PreluBackwardKernel.Layout layout = PreluBackwardKernel.Layout.of(outer, channels, inner, weights);
-        return check.plan(layout.workspaceBytes(), self.numel(), new PreluBackwardKernel(g, x, w, gi, gw, layout)::run);
+        return check.plan(layout.workspaceBytes(), self.numel(), new PreluBackwardKernel(g, x, w, gi, gw, layout));
     }
 }
