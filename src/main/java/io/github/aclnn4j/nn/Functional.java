@@ -30,8 +30,9 @@ public final class Functional {
             Reduction r) {
         try (Call c = new Call(gradOutput, self, target, weight)) {
             Tensor out = c.output(self, self == null ? null : self.shape());
-            c.run((ws, ex) -> Aclnn.binaryCrossEntropyBackwardGetWorkspaceSize(c.acl(gradOutput), c.acl(self),
-                    c.acl(target), c.acl(weight), code(r), c.acl(out), ws, ex), Aclnn::binaryCrossEntropyBackward);
+            c.planned(Aclnn.binaryCrossEntropyBackwardGetWorkspaceSize(c.acl(gradOutput), c.acl(self), c.acl(target),
+                    c.acl(weight), code(r), c.acl(out), c.workspaceSize, c.executor));
+            c.launched(Aclnn.binaryCrossEntropyBackward(c.workspace(), c.workspaceSize[0], c.executor, c.stream()));
             return out;
         }
     }
@@ -41,8 +42,9 @@ public final class Functional {
             Reduction r) {
         try (Call c = new Call(self, target, weight, posWeight)) {
             Tensor out = c.output(target != null ? target : self, lossShape(self, r));
-            c.run((ws, ex) -> Aclnn.binaryCrossEntropyWithLogitsGetWorkspaceSize(c.acl(self), c.acl(target),
-                    c.acl(weight), c.acl(posWeight), code(r), c.acl(out), ws, ex), Aclnn::binaryCrossEntropyWithLogits);
+            c.planned(Aclnn.binaryCrossEntropyWithLogitsGetWorkspaceSize(c.acl(self), c.acl(target), c.acl(weight),
+                    c.acl(posWeight), code(r), c.acl(out), c.workspaceSize, c.executor));
+            c.launched(Aclnn.binaryCrossEntropyWithLogits(c.workspace(), c.workspaceSize[0], c.executor, c.stream()));
             return out;
         }
     }
@@ -52,8 +54,9 @@ public final class Functional {
         try (Call c = new Call(gradOutput, self, weight)) {
             Tensor gradInput = c.output(self, self == null ? null : self.shape());
             Tensor gradWeight = c.output(self, weight == null ? null : weight.shape());
-            c.run((ws, ex) -> Aclnn.preluBackwardGetWorkspaceSize(c.acl(gradOutput), c.acl(self), c.acl(weight),
-                    c.acl(gradInput), c.acl(gradWeight), ws, ex), Aclnn::preluBackward);
+            c.planned(Aclnn.preluBackwardGetWorkspaceSize(c.acl(gradOutput), c.acl(self), c.acl(weight),
+                    c.acl(gradInput), c.acl(gradWeight), c.workspaceSize, c.executor));
+            c.launched(Aclnn.preluBackward(c.workspace(), c.workspaceSize[0], c.executor, c.stream()));
             return new PreluGrads(gradInput, gradWeight);
         }
     }
@@ -74,9 +77,11 @@ public final class Functional {
             Tensor gradBeta = valid && mask[2] ? call.output(statistics, perChannel) : null;
             AclBoolArray m = mask == null ? null : Acl.createBoolArray(mask, mask.length);
             try {
-                call.run((ws, ex) -> Aclnn.groupNormBackwardGetWorkspaceSize(call.acl(gradOut), call.acl(input),
-                        call.acl(mean), call.acl(rstd), call.acl(gamma), n, c, hxw, group, m, call.acl(gradInput),
-                        call.acl(gradGamma), call.acl(gradBeta), ws, ex), Aclnn::groupNormBackward);
+                call.planned(Aclnn.groupNormBackwardGetWorkspaceSize(call.acl(gradOut), call.acl(input), call.acl(mean),
+                        call.acl(rstd), call.acl(gamma), n, c, hxw, group, m, call.acl(gradInput), call.acl(gradGamma),
+                        call.acl(gradBeta), call.workspaceSize, call.executor));
+                call.launched(Aclnn.groupNormBackward(call.workspace(), call.workspaceSize[0], call.executor,
+                        call.stream()));
             } finally {
                 if (m != null) {
                     Acl.destroyBoolArray(m);
@@ -91,9 +96,9 @@ public final class Functional {
             long ignoreIndex, Tensor totalWeight) {
         try (Call c = new Call(gradOutput, self, target, weight, totalWeight)) {
             Tensor out = c.output(self, self == null ? null : self.shape());
-            c.run((ws, ex) -> Aclnn.nllLossBackwardGetWorkspaceSize(c.acl(gradOutput), c.acl(self), c.acl(target),
-                    c.acl(weight), code(r), ignoreIndex, c.acl(totalWeight), c.acl(out), ws, ex),
-                    Aclnn::nllLossBackward);
+            c.planned(Aclnn.nllLossBackwardGetWorkspaceSize(c.acl(gradOutput), c.acl(self), c.acl(target),
+                    c.acl(weight), code(r), ignoreIndex, c.acl(totalWeight), c.acl(out), c.workspaceSize, c.executor));
+            c.launched(Aclnn.nllLossBackward(c.workspace(), c.workspaceSize[0], c.executor, c.stream()));
             return out;
         }
     }
@@ -102,8 +107,9 @@ public final class Functional {
     public static Tensor binaryCrossEntropy(Tensor self, Tensor target, Tensor weight, Reduction r) {
         try (Call c = new Call(self, target, weight)) {
             Tensor out = c.output(self, lossShape(self, r));
-            c.run((ws, ex) -> Aclnn.binaryCrossEntropyGetWorkspaceSize(c.acl(self), c.acl(target), c.acl(weight),
-                    code(r), c.acl(out), ws, ex), Aclnn::binaryCrossEntropy);
+            c.planned(Aclnn.binaryCrossEntropyGetWorkspaceSize(c.acl(self), c.acl(target), c.acl(weight), code(r),
+                    c.acl(out), c.workspaceSize, c.executor));
+            c.launched(Aclnn.binaryCrossEntropy(c.workspace(), c.workspaceSize[0], c.executor, c.stream()));
             return out;
         }
     }
@@ -113,8 +119,8 @@ public final class Functional {
         try (Call c = new Call(self, weight)) {
             DType promoted = self == null || weight == null ? null : DType.promote(self.dtype(), weight.dtype());
             Tensor out = c.output(self, self == null ? null : self.shape(), promoted);
-            c.run((ws, ex) -> Aclnn.preluGetWorkspaceSize(c.acl(self), c.acl(weight), c.acl(out), ws, ex),
-                    Aclnn::prelu);
+            c.planned(Aclnn.preluGetWorkspaceSize(c.acl(self), c.acl(weight), c.acl(out), c.workspaceSize, c.executor));
+            c.launched(Aclnn.prelu(c.workspace(), c.workspaceSize[0], c.executor, c.stream()));
             return out;
         }
     }
@@ -126,8 +132,9 @@ public final class Functional {
             Tensor out = call.output(self, self == null ? null : self.shape());
             Tensor mean = call.output(self, new long[] {n, group});
             Tensor rstd = call.output(self, new long[] {n, group});
-            call.run((ws, ex) -> Aclnn.groupNormGetWorkspaceSize(call.acl(self), call.acl(gamma), call.acl(beta), n, c,
-                    hxw, group, eps, call.acl(out), call.acl(mean), call.acl(rstd), ws, ex), Aclnn::groupNorm);
+            call.planned(Aclnn.groupNormGetWorkspaceSize(call.acl(self), call.acl(gamma), call.acl(beta), n, c, hxw,
+                    group, eps, call.acl(out), call.acl(mean), call.acl(rstd), call.workspaceSize, call.executor));
+            call.launched(Aclnn.groupNorm(call.workspace(), call.workspaceSize[0], call.executor, call.stream()));
             return new GroupNormResult(out, mean, rstd);
         }
     }
@@ -142,8 +149,9 @@ public final class Functional {
                     : r == Reduction.NONE && self.rank() == 2 ? new long[] {self.shape()[0]} : new long[0];
             Tensor out = c.output(self, outShape);
             Tensor totalWeight = c.output(self, new long[0]);
-            c.run((ws, ex) -> Aclnn.nllLossGetWorkspaceSize(c.acl(self), c.acl(target), c.acl(weight), code(r),
-                    ignoreIndex, c.acl(out), c.acl(totalWeight), ws, ex), Aclnn::nllLoss);
+            c.planned(Aclnn.nllLossGetWorkspaceSize(c.acl(self), c.acl(target), c.acl(weight), code(r), ignoreIndex,
+                    c.acl(out), c.acl(totalWeight), c.workspaceSize, c.executor));
+            c.launched(Aclnn.nllLoss(c.workspace(), c.workspaceSize[0], c.executor, c.stream()));
             return new NllLossResult(out, totalWeight);
         }
     }
@@ -153,9 +161,10 @@ public final class Functional {
             Tensor weight, Tensor posWeight, Reduction r) {
         try (Call c = new Call(gradOutput, self, target, weight, posWeight)) {
             Tensor out = c.output(target != null ? target : self, self == null ? null : self.shape());
-            c.run((ws, ex) -> Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(c.acl(gradOutput),
-                    c.acl(self), c.acl(target), c.acl(weight), c.acl(posWeight), code(r), c.acl(out), ws, ex),
-                    Aclnn::binaryCrossEntropyWithLogitsBackward);
+            c.planned(Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(c.acl(gradOutput), c.acl(self),
+                    c.acl(target), c.acl(weight), c.acl(posWeight), code(r), c.acl(out), c.workspaceSize, c.executor));
+            c.launched(Aclnn.binaryCrossEntropyWithLogitsBackward(c.workspace(), c.workspaceSize[0], c.executor,
+                    c.stream()));
             return out;
         }
     }
@@ -169,14 +178,6 @@ public final class Functional {
         return r == null ? -1 : r.code();
     }
 
-    private interface Plan {
-        int plan(long[] workspaceSize, AclOpExecutor executor);
-    }
-
-    private interface Launch {
-        int launch(Pointer workspace, long workspaceSize, AclOpExecutor executor, AclrtStream stream);
-    }
-
     /**
      * One operator call: its device (the inputs' one), the outputs it made (closed again if the call
      * fails) and the layer-1 descriptors (destroyed when it ends).
@@ -185,6 +186,10 @@ public final class Functional {
         private final Device device;
         private final List<AclTensor> descriptors = new ArrayList<>();
         private final List<Tensor> outputs = new ArrayList<>();
+        /** Phase 1's out-parameters. */
+        final long[] workspaceSize = new long[1];
+        final AclOpExecutor executor = new AclOpExecutor();
+        private Pointer workspace;
         private boolean launched;
 
         Call(Tensor... inputs) {
@@ -232,32 +237,48 @@ public final class Functional {
             return a;
         }
 
-        /** Phase 1, a workspace, phase 2 on the device's stream; the workspace is freed once the stream is done with it. */
-        void run(Plan plan, Launch launch) {
-            long[] workspaceSize = new long[1];
-            AclOpExecutor executor = new AclOpExecutor();
-            Device.check(plan.plan(workspaceSize, executor));
-            Pointer workspace = null;
-            try {
-                if (workspaceSize[0] > 0) {
-                    workspace = new Pointer();
-                    Device.check(AclRt.malloc(workspace, workspaceSize[0], AclrtMemMallocPolicy.ACL_MEM_MALLOC_HUGE_FIRST));
-                }
-                Device.check(launch.launch(workspace, workspaceSize[0], executor, device.stream()));
-                launched = true;
-            } finally {
-                if (workspace != null && !workspace.isNull()) {
-                    device.releaseWorkspace(workspace);
-                }
-                if (!launched) {
-                    Acl.destroyAclOpExecutor(executor);
-                }
+        /**
+         * Phase 1's status (its failure thrown), then the workspace it asked for. The operators call
+         * both phases themselves rather than hand lambdas to a runner: a JVM spins a class and
+         * method-handle forms for each at its first call, two per operator.
+         */
+        void planned(int status) {
+            Device.check(status);
+            if (workspaceSize[0] > 0) {
+                workspace = new Pointer();
+                Device.check(AclRt.malloc(workspace, workspaceSize[0],
+                        AclrtMemMallocPolicy.ACL_MEM_MALLOC_HUGE_FIRST));
             }
         }
 
-        /** Destroys the descriptors; closes the outputs again when the call did not launch. */
+        /** The workspace phase 1 asked for, or null. */
+        Pointer workspace() {
+            return workspace;
+        }
+
+        /** The device's stream, for phase 2. */
+        AclrtStream stream() {
+            return device.stream();
+        }
+
+        /** Phase 2's status, its failure thrown. */
+        void launched(int status) {
+            Device.check(status);
+            launched = true;
+        }
+
+        /**
+         * Frees the workspace (once the stream is done with it) and destroys the descriptors; destroys
+         * the executor and closes the outputs again when the call did not launch.
+         */
         @Override
         public void close() {
+            if (workspace != null && !workspace.isNull()) {
+                device.releaseWorkspace(workspace);
+            }
+            if (!launched) {
+                Acl.destroyAclOpExecutor(executor);
+            }
             for (AclTensor a : descriptors) {
                 Acl.destroyTensor(a);
             }
