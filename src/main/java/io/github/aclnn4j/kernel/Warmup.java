@@ -196,21 +196,28 @@ public final class Warmup {
      * object per call in phase 2, which allocates nothing.)
      */
     public static boolean begin(Family family, long elements) {
-        if (warmBits == EVERY_FAMILY || elements > SMALL_CALL) { // a warm family's call may need cold LAYOUTS
+        if (warmBits == EVERY_FAMILY) {
+            return false;
+        }
+        // Every call asks, large ones too: their loops compile as they run, so the warm-up's rounds
+        // of them end soon, and small calls the program makes later find them warm instead of taking
+        // plain Java (whose second implementation behind the loops' call sites deoptimized the code
+        // the large calls had compiled: JitStabilityTest). LAYOUTS in case its views are strided;
+        // NLLLoss (NONE) has no loops of its own, and its small strided calls keep plain Java's
+        // panels rather than start a warm-up for them.
+        int bit = family.bit();
+        int wanted = family == Family.NONE ? 0 : bit | Family.LAYOUTS.bit();
+        if ((ASKED.get() & wanted) != wanted) {
+            ask(wanted);
+        }
+        if (elements > SMALL_CALL) { // the Vector API's loops at once
             return false;
         }
         int[] call = CALL.get();
         if (call[0] != 0) {
             return false;
         }
-        int bit = family.bit();
         call[0] = bit;
-        // LAYOUTS in case its views are strided; NLLLoss (NONE) has no loops of its own, and its small
-        // strided calls keep plain Java's panels rather than start a warm-up for them
-        int wanted = family == Family.NONE ? 0 : bit | Family.LAYOUTS.bit();
-        if ((ASKED.get() & wanted) != wanted) {
-            ask(wanted);
-        }
         return true;
     }
 

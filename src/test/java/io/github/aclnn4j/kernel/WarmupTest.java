@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The warm-up thread runs every Vector API loop it knows to the end, without failing, family by
- * family as calls ask for them: an operator's calls leave plain Java once its family is warm,
- * while the families no call has asked for stay cold.
+ * family as calls ask for them (large calls too): an operator's calls leave plain Java once its
+ * family is warm, while the families no call has asked for stay cold.
  */
 class WarmupTest {
     private static final long TWO_MINUTES = 120_000_000_000L;
@@ -57,8 +57,9 @@ class WarmupTest {
 
     /**
      * Probe: asks for BCE with logits' loops; once they are warm (and a second later) reports whether
-     * GroupNorm's are; then asks for GroupNorm's and reports whether they get warm. Also which loops
-     * a small call takes before and after, and a large one.
+     * GroupNorm's are; then makes a large GroupNorm call, which takes the Vector API's loops and asks
+     * for GroupNorm's, and reports whether they get warm. Also which loops a small call takes before
+     * and after.
      */
     public static void main(String[] args) throws InterruptedException {
         long start = System.nanoTime();
@@ -72,14 +73,14 @@ class WarmupTest {
             Thread.sleep(2);
         }
         String warm = loopsOfASmallCall(Warmup.Family.BCE_WITH_LOGITS);
-        boolean large = Warmup.begin(Warmup.Family.GROUP_NORM, Warmup.SMALL_CALL + 1); // not begun: no plain Java
-        String largeLoops = BulkMath.current() == BulkMath.PLAIN ? "plain" : "vector";
-        Warmup.end(large);
         long asking = System.nanoTime() - start;
         Thread.sleep(1000);
         boolean others = Warmup.warm(Warmup.Family.GROUP_NORM) || Warmup.allWarm();
         long later = System.nanoTime();
-        askFor(Warmup.Family.GROUP_NORM);
+        // a large GroupNorm call: the Vector API's loops at once, and it asks for its family's warm-up
+        boolean large = Warmup.begin(Warmup.Family.GROUP_NORM, Warmup.SMALL_CALL + 1);
+        String largeLoops = BulkMath.current() == BulkMath.PLAIN ? "plain" : "vector";
+        Warmup.end(large);
         while (Warmup.cold(Warmup.Family.GROUP_NORM, 1) && System.nanoTime() < deadline) {
             Thread.sleep(2);
         }
