@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and a short program (a unit test, a C program through the native ABI) never gets past that.
  * So a small call ({@link #SMALL_CALL} elements at most, which a program's own thread runs) takes
  * its plain-Java path while its operator's loops are cold ({@link BulkMath#current()}, rows instead
- * of {@link DirectMath} loops; {@link #begin} and {@link #cold(Family, long)}), and asks for them: a
- * daemon thread runs the loops of the {@linkplain Family families} asked for on data of its own until
- * its rounds stop getting faster, and from then on those operators' calls take the Vector API's
- * loops. Only what calls ask for is warmed up: a program calling one operator gets its loops in
+ * of {@link DirectMath} loops; {@link #begin} and {@link #cold(Family, long)}), and asks for them (as
+ * a large call does: its loops then count as warm for the small calls that may follow): a daemon
+ * thread runs the loops of the {@linkplain Family families} asked for on data of its own until its
+ * rounds stop getting faster, and from then on those operators' calls take the Vector API's loops. Only what calls ask for is warmed up: a program calling one operator gets its loops in
  * about a second and keeps both cores afterwards. A larger call takes the Vector API's loops at once:
  * its own loops run long enough for the JIT to compile them within the call (plain Java would
  * cost it 10–20 times the time until the warm-up ends). Both paths give the same bits (VectorFreeAgreementTest,
