@@ -241,12 +241,14 @@ public final class Warmup {
 
     private static void start() {
         if (!MODE.equals("cold") && !RUNNING.get() && RUNNING.compareAndSet(false, true)) {
-            Thread.ofPlatform().daemon().name("aclnn4j-warmup").start(new Runnable() { // a class, not a lambda to spin
+            Thread thread = new Thread(new Runnable() { // a class, not a lambda to spin at the first call
                 @Override
                 public void run() {
                     warmUp();
                 }
-            });
+            }, "aclnn4j-warmup");
+            thread.setDaemon(true);
+            thread.start();
         }
     }
 

@@ -231,8 +231,11 @@ public final class Tensor implements AutoCloseable {
      */
     public float[] toFloatArray() {
         ByteBuffer b = read();
-        float[] out = new float[Math.toIntExact(numel())];
-        forEachOffset((i, at) -> out[i] = floatAt(b, at));
+        int[] at = byteOffsets();
+        float[] out = new float[at.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = floatAt(b, at[i]);
+        }
         return out;
     }
 
@@ -242,8 +245,11 @@ public final class Tensor implements AutoCloseable {
             throw new IllegalStateException("toLongArray needs an integer or BOOL tensor, this one is " + dtype);
         }
         ByteBuffer b = read();
-        long[] out = new long[Math.toIntExact(numel())];
-        forEachOffset((i, at) -> out[i] = longAt(b, at));
+        int[] at = byteOffsets();
+        long[] out = new long[at.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = longAt(b, at[i]);
+        }
         return out;
     }
 
@@ -254,8 +260,11 @@ public final class Tensor implements AutoCloseable {
     byte[] toBytes() {
         ByteBuffer b = read();
         int size = dtype.byteSize();
-        byte[] out = new byte[Math.toIntExact(numel() * size)];
-        forEachOffset((i, at) -> b.get(at, out, i * size, size));
+        int[] at = byteOffsets();
+        byte[] out = new byte[Math.toIntExact((long) at.length * size)];
+        for (int i = 0; i < at.length; i++) {
+            b.get(at[i], out, i * size, size);
+        }
         return out;
     }
 
@@ -349,18 +358,18 @@ public final class Tensor implements AutoCloseable {
         return ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
     }
 
-    private interface OffsetConsumer {
-        void accept(int index, int byteOffset);
-    }
-
-    /** Each element's index in row-major order and its byte offset from the first element. */
-    private void forEachOffset(OffsetConsumer consumer) {
+    /**
+     * Each element's byte offset from the first element, in row-major order (an array the readers
+     * loop over rather than a callback: a lambda is a class a JVM spins at its first read).
+     */
+    private int[] byteOffsets() {
         int n = Math.toIntExact(numel());
+        int[] offsets = new int[n];
         int rank = shape.length;
         long[] at = new long[rank];
         long pos = 0;
         for (int i = 0; i < n; i++) {
-            consumer.accept(i, Math.toIntExact(pos * dtype.byteSize()));
+            offsets[i] = Math.toIntExact(pos * dtype.byteSize());
             for (int d = rank - 1; d >= 0; d--) {
                 if (++at[d] < shape[d]) {
                     pos += strides[d];
@@ -370,6 +379,7 @@ public final class Tensor implements AutoCloseable {
                 at[d] = 0;
             }
         }
+        return offsets;
     }
 
     private float floatAt(ByteBuffer b, int at) {
