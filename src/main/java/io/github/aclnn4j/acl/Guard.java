@@ -13,6 +13,12 @@ import java.util.function.Supplier;
 final class Guard {
     private Guard() {}
 
+    /**
+     * A call's body. The functions on a program's usual first path (aclInit, aclrtSetDevice, the
+     * streams, aclrtMalloc/Free/Memcpy, tensors, arrays, executors) pass an anonymous class, not a
+     * lambda: a JVM spins a class and method-handle forms for each lambda at its first call, about
+     * 4 ms apiece before a program's first result; the others keep lambdas.
+     */
     @FunctionalInterface
     interface Call {
         void run();

@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * of {@link DirectMath} loops; {@link #begin} and {@link #cold(Family, long)}), and asks for them (as
  * a large call does: its loops then count as warm for the small calls that may follow): a daemon
  * thread runs the loops of the {@linkplain Family families} asked for on data of its own until its
- * rounds stop getting faster, and from then on those operators' calls take the Vector API's loops. Only what calls ask for is warmed up: a program calling one operator gets its loops in
- * about a second and keeps both cores afterwards. A larger call takes the Vector API's loops at once:
+ * rounds stop getting faster, and from then on those operators' calls take the Vector API's loops.
+ * Only what calls ask for is warmed up: a program calling one operator gets its loops in about a
+ * second and keeps both cores afterwards. A larger call takes the Vector API's loops at once:
  * its own loops run long enough for the JIT to compile them within the call (plain Java would
  * cost it 10–20 times the time until the warm-up ends). Both paths give the same bits (VectorFreeAgreementTest,
  * ColdWarmAgreementTest), so a result never depends on when it was computed. The loops that
@@ -272,27 +273,7 @@ public final class Warmup {
             Loops loops = new Loops(arena);
             do {
                 for (int batch; (batch = PENDING.getAndSet(0)) != 0; ) {
-                    long fastest = Long.MAX_VALUE;
-                    for (int rounds = 0, sinceFastest = 0; rounds < MIN_ROUNDS || sinceFastest < STABLE_ROUNDS;
-                            rounds++) {
-                        int joining = PENDING.getAndSet(0);
-                        if (joining != 0) {
-                            batch |= joining;
-                            fastest = Long.MAX_VALUE;
-                            rounds = 0;
-                            sinceFastest = 0;
-                        }
-                        long start = System.nanoTime();
-                        loops.round(batch);
-                        long took = System.nanoTime() - start;
-                        if (took < fastest) {
-                            fastest = took;
-                            sinceFastest = 0;
-                        } else {
-                            sinceFastest++;
-                        }
-                    }
-                    warmBits |= batch; // the only writer
+                    warmBits |= untilStable(loops, batch); // the only writer
                 }
                 RUNNING.set(false);
             } while (PENDING.get() != 0 && RUNNING.compareAndSet(false, true)); // asked for as this run ended
@@ -303,8 +284,37 @@ public final class Warmup {
         }
     }
 
+    /**
+     * Rounds of the loops of the families of {@code batch}, at least MIN_ROUNDS, until STABLE_ROUNDS
+     * pass without a new fastest; families asked for meanwhile join, and the count starts again.
+     * Returns the families warmed.
+     */
+    private static int untilStable(Loops loops, int batch) {
+        long fastest = Long.MAX_VALUE;
+        for (int rounds = 0, sinceFastest = 0; rounds < MIN_ROUNDS || sinceFastest < STABLE_ROUNDS; rounds++) {
+            int joining = PENDING.getAndSet(0);
+            if (joining != 0) {
+                batch |= joining;
+                fastest = Long.MAX_VALUE;
+                rounds = 0;
+                sinceFastest = 0;
+            }
+            long start = System.nanoTime();
+            loops.round(batch);
+            long took = System.nanoTime() - start;
+            if (took < fastest) {
+                fastest = took;
+                sinceFastest = 0;
+            } else {
+                sinceFastest++;
+            }
+        }
+        return batch;
+    }
+
     /** Every Vector API loop the kernels call, by family, on a block of data of its own. */
     private static final class Loops {
+        private static final DType[] HALVES = {DType.BF16, DType.FLOAT16};
         private final BulkMath bulk = BulkMath.fastest();
         private final DirectMath direct = DirectMath.INSTANCE;
         private final float[] a = new float[N];
@@ -319,7 +329,6 @@ public final class Warmup {
         private final double[] rowScales = new double[64];
         private final float[] rowFloats = new float[64];
         private final int[] lanes = new int[64];
-        private static final DType[] HALVES = {DType.BF16, DType.FLOAT16};
         private final MemorySegment x;
         private final MemorySegment y;
         private final MemorySegment g;
