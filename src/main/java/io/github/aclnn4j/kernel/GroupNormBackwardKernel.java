@@ -3,6 +3,7 @@ package io.github.aclnn4j.kernel;
 import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
  * GroupNormBackward over data read as {@code [N, C, HxW]} with statistics {@code [N, group]}, one
@@ -73,26 +74,36 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
 
     /**
      * gradBeta and gradGamma (either may be null) from the workspace's per-(n, c) {@code Σdy} and
-     * gradGamma terms, added over n in order.
+     * gradGamma terms, added over n in order. Sample by sample over all channels: the workspace is
+     * read once in order, and each channel's chain of additions overlaps the others' (a channel at
+     * a time waited on each addition and read the workspace a cache line per term).
      */
     static void reduceOverSamples(MemorySegment workspace, long n, long c, StridedView gradGamma,
             StridedView gradBeta) {
         if (gradGamma == null && gradBeta == null) {
             return;
         }
-        double[] pairs = Scratch.get().workspaceDoubles(workspace, 0, Math.toIntExact(2 * n * c));
-        for (long ch = 0; ch < c; ch++) {
-            double beta = 0;
-            double gam = 0;
-            for (long i = 0; i < n; i++) {
-                beta += pairs[(int) (2 * (i * c + ch))];
-                gam += pairs[(int) (2 * (i * c + ch) + 1)];
+        Scratch s = Scratch.get();
+        double[] pairs = s.workspaceDoubles(workspace, 0, Math.toIntExact(2 * n * c));
+        int channels = (int) c;
+        double[][] totals = s.channelDoubles(channels);
+        double[] beta = totals[0];
+        double[] gam = totals[1];
+        Arrays.fill(beta, 0, channels, 0.0);
+        Arrays.fill(gam, 0, channels, 0.0);
+        for (int i = 0; i < n; i++) {
+            int sample = 2 * i * channels;
+            for (int ch = 0; ch < channels; ch++) {
+                beta[ch] += pairs[sample + 2 * ch];
+                gam[ch] += pairs[sample + 2 * ch + 1];
             }
+        }
+        for (int ch = 0; ch < channels; ch++) {
             if (gradBeta != null) {
-                gradBeta.set(ch, (float) beta);
+                gradBeta.set(ch, (float) beta[ch]);
             }
             if (gradGamma != null) {
-                gradGamma.set(ch, (float) gam);
+                gradGamma.set(ch, (float) gam[ch]);
             }
         }
     }
