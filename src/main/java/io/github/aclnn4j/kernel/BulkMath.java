@@ -168,11 +168,11 @@ public interface BulkMath {
     /**
      * Stores a FLOAT panel: {@code buf[at + i·cols + j]} to the float at {@code off + j·colStride + 4i}
      * of {@code seg}, for i < rows and j < cols (each memory column one contiguous run of
-     * {@code rows} floats; the rows lie end to end in {@code buf}). {@code lanes} is scratch of at
-     * least 64 ints.
+     * {@code rows} floats; the rows lie end to end in {@code buf}). {@code columns} is scratch the
+     * memory columns may pass through.
      */
     default void storePanel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
-            int[] lanes) {
+            float[] columns) {
         for (int j = 0; j < cols; j++, off += colStride) {
             for (int i = 0; i < rows; i++) {
                 seg.set(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i, buf[at + i * cols + j]);
@@ -203,10 +203,10 @@ public interface BulkMath {
     /**
      * Loads a FLOAT panel, the inverse of {@link #storePanel}: {@code buf[at + i·cols + j]} from the
      * float at {@code off + j·colStride + 4i}. {@code columns} is scratch the memory columns may pass
-     * through, {@code lanes} scratch of at least 64 ints.
+     * through.
      */
     default void loadPanel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
-            float[] columns, int[] lanes) {
+            float[] columns) {
         for (int j = 0; j < cols; j++, off += colStride) {
             for (int i = 0; i < rows; i++) {
                 buf[at + i * cols + j] = seg.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i);
@@ -216,10 +216,10 @@ public interface BulkMath {
 
     /**
      * {@link #storePanel} for BFLOAT16 memory: each float rounded to nearest even as
-     * {@link HalfFloats#toBf16} does. {@code lanes} is scratch of at least 64 ints.
+     * {@link HalfFloats#toBf16} does.
      */
     default void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
-            int[] lanes) {
+            float[] columns) {
         for (int j = 0; j < cols; j++, off += colStride) {
             for (int i = 0; i < rows; i++) {
                 seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i, HalfFloats.toBf16(buf[at + i * cols + j]));
@@ -229,7 +229,7 @@ public interface BulkMath {
 
     /** {@link #loadPanel} for BFLOAT16 memory, the inverse of {@link #storeBf16Panel}. */
     default void loadBf16Panel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
-            float[] columns, int[] lanes) {
+            float[] columns) {
         for (int j = 0; j < cols; j++, off += colStride) {
             for (int i = 0; i < rows; i++) {
                 buf[at + i * cols + j] = HalfFloats.fromBf16(seg.get(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i));
@@ -240,9 +240,9 @@ public interface BulkMath {
     /**
      * Transposes a matrix of floats: {@code dst[dstAt + c·srcRows + r] = src[srcAt + r·srcCols + c]}
      * for r < srcRows and c < srcCols. The rows of a panel whose memory columns are not FLOAT pass
-     * through it ({@link StridedView}). {@code lanes} is scratch of at least 64 ints.
+     * through it ({@link StridedView}).
      */
-    default void transpose(float[] src, int srcAt, int srcRows, int srcCols, float[] dst, int dstAt, int[] lanes) {
+    default void transpose(float[] src, int srcAt, int srcRows, int srcCols, float[] dst, int dstAt) {
         for (int c = 0; c < srcCols; c++) {
             for (int r = 0; r < srcRows; r++) {
                 dst[dstAt + c * srcRows + r] = src[srcAt + r * srcCols + c];

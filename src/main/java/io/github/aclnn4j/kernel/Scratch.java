@@ -48,8 +48,6 @@ final class Scratch {
      * ({@link BulkMath#loadPanel}, {@link BulkMath#transpose}).
      */
     final float[] panel = new float[Blocks.SIZE];
-    /** A gather's lane offsets ({@link BulkMath#storePanel}, {@link BulkMath#transpose}). */
-    final int[] laneIndex = new int[64];
     /** {@code exp(−|x|)} of one pass of the BCE-with-logits loss loops. */
     final float[] exps = new float[VectorBulkMath.EXP_RUN];
     /** The lanes of a double vector, for summing them in order. */

@@ -437,14 +437,14 @@ public final class StridedView {
         Scratch s = Scratch.get();
         if (dtype == DType.FLOAT) {
             if (store) {
-                BulkMath.forLayouts().storePanel(buf, at, rows, cols, segment, off, colStride, s.laneIndex);
+                BulkMath.forLayouts().storePanel(buf, at, rows, cols, segment, off, colStride, s.panel);
             } else {
-                BulkMath.forLayouts().loadPanel(segment, off, colStride, buf, at, rows, cols, s.panel, s.laneIndex);
+                BulkMath.forLayouts().loadPanel(segment, off, colStride, buf, at, rows, cols, s.panel);
             }
             return;
         }
         if (dtype == DType.BF16 && store) {
-            BulkMath.forLayouts().storeBf16Panel(buf, at, rows, cols, segment, off, colStride, s.laneIndex);
+            BulkMath.forLayouts().storeBf16Panel(buf, at, rows, cols, segment, off, colStride, s.panel);
             return;
         }
         if (cols > s.panel.length) { // not one row fits (a GroupNorm row of a group): rows as strided runs
@@ -468,9 +468,9 @@ public final class StridedView {
             Scratch s) {
         float[] columns = s.panel;
         if (dtype == DType.BF16) {
-            BulkMath.forLayouts().loadBf16Panel(segment, off, colStride, buf, at, rows, cols, columns, s.laneIndex);
+            BulkMath.forLayouts().loadBf16Panel(segment, off, colStride, buf, at, rows, cols, columns);
         } else if (store) {
-            BulkMath.forLayouts().transpose(buf, at, rows, cols, columns, 0, s.laneIndex);
+            BulkMath.forLayouts().transpose(buf, at, rows, cols, columns, 0);
             for (int j = 0; j < cols; j++, off += colStride) {
                 storeRun(off, es, columns, j * rows, rows);
             }
@@ -478,7 +478,7 @@ public final class StridedView {
             for (int j = 0; j < cols; j++, off += colStride) {
                 loadRun(off, es, columns, j * rows, rows);
             }
-            BulkMath.forLayouts().transpose(columns, 0, cols, rows, buf, at, s.laneIndex);
+            BulkMath.forLayouts().transpose(columns, 0, cols, rows, buf, at);
         }
     }
 

@@ -746,23 +746,41 @@ final class VectorBulkMath implements BulkMath {
     }
 
     /**
-     * Each memory column, {@link #F}'s lanes at a time, gathered from the rows (an array gather, which
-     * AVX2 and AVX-512 both have) and stored as one vector: a third of the element stores' time.
+     * The panel's rows transposed into {@code columns} a block of registers at a time
+     * ({@link BlockTranspose}), as many rows as fit there per pass, then each memory column stored
+     * whole, one vector after another: every cache line of a column is written in one visit.
      */
     @Override
     public void storePanel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
-            int[] lanes) {
-        int n = strideLanes(lanes, cols);
-        int full = rows - rows % n;
-        for (int j = 0; j < cols; j++, off += colStride) {
-            int i = 0;
-            for (; i < full; i += n) {
-                FloatVector.fromArray(F, buf, at + i * cols + j, lanes, 0).intoMemorySegment(seg, off + 4L * i, VectorLanes.ORDER);
-            }
-            for (; i < rows; i++) {
-                seg.set(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i, buf[at + i * cols + j]);
+            float[] columns) {
+        int chunk = panelRows(rows, cols, columns);
+        if (chunk == 0) {
+            BulkMath.super.storePanel(buf, at, rows, cols, seg, off, colStride, columns);
+            return;
+        }
+        for (int r = 0; r < rows; r += chunk) {
+            int n = Math.min(chunk, rows - r);
+            BlockTranspose.transpose(buf, at + r * cols, n, cols, columns, 0);
+            long column = off + 4L * r;
+            for (int j = 0; j < cols; j++, column += colStride) {
+                int i = 0;
+                for (; i <= n - F.length(); i += F.length()) {
+                    FloatVector.fromArray(F, columns, j * n + i).intoMemorySegment(seg, column + 4L * i,
+                            VectorLanes.ORDER);
+                }
+                for (; i < n; i++) {
+                    seg.set(ValueLayout.JAVA_FLOAT_UNALIGNED, column + 4L * i, columns[j * n + i]);
+                }
             }
         }
+    }
+
+    /**
+     * Rows of a panel of {@code cols} columns that {@code columns} holds transposed, or 0 where
+     * the panel goes element by element (no {@link BlockTranspose} here, or not one row fits).
+     */
+    private static int panelRows(int rows, int cols, float[] columns) {
+        return BlockTranspose.SUPPORTED && cols <= columns.length ? Math.min(rows, columns.length / cols) : 0;
     }
 
     /**
@@ -811,15 +829,15 @@ final class VectorBulkMath implements BulkMath {
     }
 
     /**
-     * The memory columns copied end to end into {@code columns} as vectors, then each row gathered
-     * from them, {@link #F}'s lanes at a time (memory has no gather, an array has).
+     * The memory columns copied end to end into {@code columns} as vectors, then transposed into
+     * the rows ({@link BlockTranspose}).
      */
     @Override
     public void loadPanel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
-            float[] columns, int[] lanes) {
+            float[] columns) {
         int n = F.length();
-        if (rows * cols > columns.length || rows < n) {
-            BulkMath.super.loadPanel(seg, off, colStride, buf, at, rows, cols, columns, lanes);
+        if (rows * cols > columns.length || !BlockTranspose.SUPPORTED) {
+            BulkMath.super.loadPanel(seg, off, colStride, buf, at, rows, cols, columns);
             return;
         }
         int full = rows - rows % n;
@@ -832,30 +850,38 @@ final class VectorBulkMath implements BulkMath {
                 columns[j * rows + i] = seg.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i);
             }
         }
-        transpose(columns, 0, cols, rows, buf, at, lanes);
+        BlockTranspose.transpose(columns, 0, cols, rows, buf, at);
     }
 
     /**
-     * Each memory column gathered from the rows as in {@link #storePanel}, rounded to BFLOAT16 and
-     * narrowed in the registers, and stored as one vector of shorts.
+     * As {@link #storePanel}, each memory column rounded to BFLOAT16 and narrowed in the registers
+     * and stored as vectors of shorts.
      */
     @Override
     public void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
-            int[] lanes) {
-        int n = strideLanes(lanes, cols);
-        int full = rows - rows % n;
-        for (int j = 0; j < cols; j++, off += colStride) {
-            int i = 0;
-            for (; i < full; i += n) {
-                IntVector bits = FloatVector.fromArray(F, buf, at + i * cols + j, lanes, 0).reinterpretAsInts();
-                IntVector rounded = bits.add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                        .lanewise(VectorOperators.LSHR, 16);
-                VectorMask<Integer> nan = bits.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000);
-                ((ShortVector) rounded.blend(0x7FC0, nan).convertShape(VectorOperators.I2S, S, 0))
-                        .intoMemorySegment(seg, off + 2L * i, VectorLanes.ORDER);
-            }
-            for (; i < rows; i++) {
-                seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i, HalfFloats.toBf16(buf[at + i * cols + j]));
+            float[] columns) {
+        int chunk = panelRows(rows, cols, columns);
+        if (chunk == 0) {
+            BulkMath.super.storeBf16Panel(buf, at, rows, cols, seg, off, colStride, columns);
+            return;
+        }
+        for (int r = 0; r < rows; r += chunk) {
+            int n = Math.min(chunk, rows - r);
+            BlockTranspose.transpose(buf, at + r * cols, n, cols, columns, 0);
+            long column = off + 2L * r;
+            for (int j = 0; j < cols; j++, column += colStride) {
+                int i = 0;
+                for (; i <= n - F.length(); i += F.length()) {
+                    IntVector bits = FloatVector.fromArray(F, columns, j * n + i).reinterpretAsInts();
+                    IntVector rounded = bits.add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                            .lanewise(VectorOperators.LSHR, 16);
+                    VectorMask<Integer> nan = bits.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000);
+                    ((ShortVector) rounded.blend(0x7FC0, nan).convertShape(VectorOperators.I2S, S, 0))
+                            .intoMemorySegment(seg, column + 2L * i, VectorLanes.ORDER);
+                }
+                for (; i < n; i++) {
+                    seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, column + 2L * i, HalfFloats.toBf16(columns[j * n + i]));
+                }
             }
         }
     }
@@ -866,7 +892,11 @@ final class VectorBulkMath implements BulkMath {
      */
     @Override
     public void loadBf16Panel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
-            float[] columns, int[] lanes) {
+            float[] columns) {
+        if (!BlockTranspose.SUPPORTED) {
+            BulkMath.super.loadBf16Panel(seg, off, colStride, buf, at, rows, cols, columns);
+            return;
+        }
         int n = F.length();
         int full = rows - rows % n;
         for (int j = 0; j < cols; j++, off += colStride) {
@@ -880,31 +910,16 @@ final class VectorBulkMath implements BulkMath {
                 columns[j * rows + i] = HalfFloats.fromBf16(seg.get(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i));
             }
         }
-        transpose(columns, 0, cols, rows, buf, at, lanes);
+        BlockTranspose.transpose(columns, 0, cols, rows, buf, at);
     }
 
-    /** A gather's lane offsets, {@code stride} apart, into {@code lanes}; returns {@link #F}'s length. */
-    private static int strideLanes(int[] lanes, int stride) {
-        for (int k = 0; k < F.length(); k++) {
-            lanes[k] = k * stride;
-        }
-        return F.length();
-    }
-
-    /** Each row of {@code dst} gathered from a column of {@code src}, {@link #F}'s lanes at a time. */
+    /** {@link BlockTranspose} where 256-bit vectors run natively. */
     @Override
-    public void transpose(float[] src, int srcAt, int srcRows, int srcCols, float[] dst, int dstAt, int[] lanes) {
-        int n = strideLanes(lanes, srcCols);
-        int full = srcRows - srcRows % n;
-        for (int c = 0; c < srcCols; c++) {
-            int row = dstAt + c * srcRows;
-            int r = 0;
-            for (; r < full; r += n) {
-                FloatVector.fromArray(F, src, srcAt + r * srcCols + c, lanes, 0).intoArray(dst, row + r);
-            }
-            for (; r < srcRows; r++) {
-                dst[row + r] = src[srcAt + r * srcCols + c];
-            }
+    public void transpose(float[] src, int srcAt, int srcRows, int srcCols, float[] dst, int dstAt) {
+        if (BlockTranspose.SUPPORTED) {
+            BlockTranspose.transpose(src, srcAt, srcRows, srcCols, dst, dstAt);
+        } else {
+            BulkMath.super.transpose(src, srcAt, srcRows, srcCols, dst, dstAt);
         }
     }
 }

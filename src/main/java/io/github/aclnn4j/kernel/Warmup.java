@@ -328,7 +328,6 @@ public final class Warmup {
         private final double[] channelsC = new double[64];
         private final double[] rowScales = new double[64];
         private final float[] rowFloats = new float[64];
-        private final int[] lanes = new int[64];
         private final MemorySegment x;
         private final MemorySegment y;
         private final MemorySegment g;
@@ -397,13 +396,13 @@ public final class Warmup {
             fill();
             bulk.floatToBf16(a, 0, halves, N);
             bulk.bf16ToFloat(halves, a, 0, N);
-            bulk.storePanel(a, 0, 16, N / 16, out, 0, 64, lanes);
-            bulk.loadPanel(out, 0, 64, a, 0, 16, N / 16, c, lanes);
+            bulk.storePanel(a, 0, 16, N / 16, out, 0, 64, c);
+            bulk.loadPanel(out, 0, 64, a, 0, 16, N / 16, c);
             bulk.loadEveryOther(out, 0, a, 0, N);
             bulk.storeEveryOther(a, 0, N - 1, out, 0);
-            bulk.storeBf16Panel(a, 0, 16, N / 16, out, 0, 32, lanes);
-            bulk.loadBf16Panel(out, 0, 32, a, 0, 16, N / 16, c, lanes);
-            bulk.transpose(b, 0, 16, N / 16, c, 0, lanes);
+            bulk.storeBf16Panel(a, 0, 16, N / 16, out, 0, 32, c);
+            bulk.loadBf16Panel(out, 0, 32, a, 0, 16, N / 16, c);
+            bulk.transpose(b, 0, 16, N / 16, c, 0);
         }
 
         private void bceBackward() {

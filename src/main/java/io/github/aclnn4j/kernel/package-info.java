@@ -20,8 +20,9 @@
  *     transposed or channels-last are dense and take the direct loops), and cuts it into tiles of
  *     one block, each memory column a cache line (16 rows × 256 FLOAT, 32 × 128 16-bit), where
  *     layouts still disagree; {@code StridedView} moves an operand whose second-innermost
- *     dimension is the contiguous one through transposing panels, each memory column a vector
- *     gathered from the rows ({@link io.github.aclnn4j.kernel.BulkMath#storePanel});
+ *     dimension is the contiguous one through transposing panels, the rows transposed in 8×8
+ *     register blocks ({@code BlockTranspose}) and each memory column then moved whole
+ *     ({@link io.github.aclnn4j.kernel.BulkMath#storePanel});
  *     GroupNorm and its backward read NHWC memory a sample at a time as rows of C channels
  *     ({@code GroupNormChannelsLastKernel}, {@code GroupNormBackwardChannelsLastKernel}), with
  *     per-channel sums vectorised across channels: in place when the sample and its output are

@@ -284,7 +284,8 @@ class BulkMathAgreementTest {
 
     static Stream<Arguments> panelShapes() {
         return Stream.of(Arguments.of(16, 256), Arguments.of(8, 64), Arguments.of(17, 5), Arguments.of(3, 64),
-                Arguments.of(32, 128), Arguments.of(1, 1), Arguments.of(64, 100), Arguments.of(256, 20));
+                Arguments.of(32, 128), Arguments.of(1, 1), Arguments.of(64, 100), Arguments.of(256, 20),
+                Arguments.of(24, 19), Arguments.of(9, 8));
     }
 
     /**
@@ -302,7 +303,7 @@ class BulkMathAgreementTest {
             try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
                 java.lang.foreign.MemorySegment seg = arena.allocate(8 + colStride * cols);
                 seg.fill((byte) 0x7F);
-                math.storePanel(buf, at, rows, cols, seg, 8, colStride, new int[64]);
+                math.storePanel(buf, at, rows, cols, seg, 8, colStride, new float[Blocks.SIZE]);
                 for (int j = 0; j < cols; j++) {
                     for (int i = 0; i < rows + 5; i++) {
                         int raw = seg.get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 8 + j * colStride + 4L * i);
@@ -312,7 +313,7 @@ class BulkMathAgreementTest {
                     }
                 }
                 float[] back = new float[at + rows * cols];
-                math.loadPanel(seg, 8, colStride, back, at, rows, cols, new float[Blocks.SIZE], new int[64]);
+                math.loadPanel(seg, 8, colStride, back, at, rows, cols, new float[Blocks.SIZE]);
                 assertArrayEquals(java.util.Arrays.copyOfRange(buf, at, buf.length),
                         java.util.Arrays.copyOfRange(back, at, back.length), math.name() + ": load");
             }
@@ -339,7 +340,7 @@ class BulkMathAgreementTest {
             try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
                 java.lang.foreign.MemorySegment seg = arena.allocate(6 + colStride * cols);
                 seg.fill((byte) 0x7E);
-                math.storeBf16Panel(buf, at, rows, cols, seg, 6, colStride, new int[64]);
+                math.storeBf16Panel(buf, at, rows, cols, seg, 6, colStride, new float[Blocks.SIZE]);
                 float[] rounded = new float[at + rows * cols];
                 for (int j = 0; j < cols; j++) {
                     for (int i = 0; i < rows + 3; i++) {
@@ -354,7 +355,7 @@ class BulkMathAgreementTest {
                     }
                 }
                 float[] back = new float[at + rows * cols];
-                math.loadBf16Panel(seg, 6, colStride, back, at, rows, cols, new float[rows * cols], new int[64]);
+                math.loadBf16Panel(seg, 6, colStride, back, at, rows, cols, new float[rows * cols]);
                 assertArrayEquals(rounded, back, math.name() + ": load");
             }
         }
@@ -366,7 +367,7 @@ class BulkMathAgreementTest {
         float[] src = values(new SplittableRandom(rows - 3L * cols), 2 + rows * cols);
         for (BulkMath math : new BulkMath[] {BulkMath.fastest(), SCALAR}) {
             float[] dst = new float[1 + rows * cols];
-            math.transpose(src, 2, rows, cols, dst, 1, new int[64]);
+            math.transpose(src, 2, rows, cols, dst, 1);
             for (int i = 0; i < rows; i++) {
                 for (int j = 0; j < cols; j++) {
                     org.junit.jupiter.api.Assertions.assertEquals(Float.floatToRawIntBits(src[2 + i * cols + j]),
