@@ -51,24 +51,34 @@ final class BlockTranspose {
 
     /**
      * {@code dst[dstAt + c·srcRows + r] = src[srcAt + r·srcCols + c]} for r < srcRows and
-     * c < srcCols: whole 8×8 blocks in registers, the last rows and columns one by one.
+     * c < srcCols.
      */
     static void transpose(float[] src, int srcAt, int srcRows, int srcCols, float[] dst, int dstAt) {
-        int fullRows = srcRows - srcRows % B;
-        int fullCols = srcCols - srcCols % B;
+        transpose(src, srcAt, srcRows, srcCols, srcCols, dst, dstAt, srcRows);
+    }
+
+    /**
+     * A {@code rows × cols} corner of a larger matrix into the corner of another:
+     * {@code dst[dstAt + c·dstStride + r] = src[srcAt + r·srcStride + c]}, whole 8×8 blocks in
+     * registers, the last rows and columns one by one.
+     */
+    static void transpose(float[] src, int srcAt, int rows, int cols, int srcStride, float[] dst, int dstAt,
+            int dstStride) {
+        int fullRows = rows - rows % B;
+        int fullCols = cols - cols % B;
         for (int r = 0; r < fullRows; r += B) {
             for (int c = 0; c < fullCols; c += B) {
-                block(src, srcAt + r * srcCols + c, srcCols, dst, dstAt + c * srcRows + r, srcRows);
+                block(src, srcAt + r * srcStride + c, srcStride, dst, dstAt + c * dstStride + r, dstStride);
             }
-            for (int c = fullCols; c < srcCols; c++) {
+            for (int c = fullCols; c < cols; c++) {
                 for (int i = r; i < r + B; i++) {
-                    dst[dstAt + c * srcRows + i] = src[srcAt + i * srcCols + c];
+                    dst[dstAt + c * dstStride + i] = src[srcAt + i * srcStride + c];
                 }
             }
         }
-        for (int r = fullRows; r < srcRows; r++) {
-            for (int c = 0; c < srcCols; c++) {
-                dst[dstAt + c * srcRows + r] = src[srcAt + r * srcCols + c];
+        for (int r = fullRows; r < rows; r++) {
+            for (int c = 0; c < cols; c++) {
+                dst[dstAt + c * dstStride + r] = src[srcAt + r * srcStride + c];
             }
         }
     }

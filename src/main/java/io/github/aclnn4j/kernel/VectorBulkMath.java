@@ -746,41 +746,42 @@ final class VectorBulkMath implements BulkMath {
     }
 
     /**
-     * The panel's rows transposed into {@code columns} a block of registers at a time
-     * ({@link BlockTranspose}), as many rows as fit there per pass, then each memory column stored
-     * whole, one vector after another: every cache line of a column is written in one visit.
+     * The panel transposed into {@code columns} a block of registers at a time
+     * ({@link BlockTranspose}), as many of its columns as fit there per pass, then each memory
+     * column stored whole, one vector after another: a column is written in one visit, however
+     * long.
      */
     @Override
     public void storePanel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
             float[] columns) {
-        int chunk = panelRows(rows, cols, columns);
+        int chunk = panelColumns(rows, cols, columns);
         if (chunk == 0) {
             BulkMath.super.storePanel(buf, at, rows, cols, seg, off, colStride, columns);
             return;
         }
-        for (int r = 0; r < rows; r += chunk) {
-            int n = Math.min(chunk, rows - r);
-            BlockTranspose.transpose(buf, at + r * cols, n, cols, columns, 0);
-            long column = off + 4L * r;
-            for (int j = 0; j < cols; j++, column += colStride) {
+        for (int c = 0; c < cols; c += chunk, off += chunk * colStride) {
+            int m = Math.min(chunk, cols - c);
+            BlockTranspose.transpose(buf, at + c, rows, m, cols, columns, 0, rows);
+            long column = off;
+            for (int j = 0; j < m; j++, column += colStride) {
                 int i = 0;
-                for (; i <= n - F.length(); i += F.length()) {
-                    FloatVector.fromArray(F, columns, j * n + i).intoMemorySegment(seg, column + 4L * i,
+                for (; i <= rows - F.length(); i += F.length()) {
+                    FloatVector.fromArray(F, columns, j * rows + i).intoMemorySegment(seg, column + 4L * i,
                             VectorLanes.ORDER);
                 }
-                for (; i < n; i++) {
-                    seg.set(ValueLayout.JAVA_FLOAT_UNALIGNED, column + 4L * i, columns[j * n + i]);
+                for (; i < rows; i++) {
+                    seg.set(ValueLayout.JAVA_FLOAT_UNALIGNED, column + 4L * i, columns[j * rows + i]);
                 }
             }
         }
     }
 
     /**
-     * Rows of a panel of {@code cols} columns that {@code columns} holds transposed, or 0 where
-     * the panel goes element by element (no {@link BlockTranspose} here, or not one row fits).
+     * Columns of a panel of {@code rows} rows that {@code columns} holds transposed, or 0 where
+     * the panel goes element by element (no {@link BlockTranspose} here, or not one column fits).
      */
-    private static int panelRows(int rows, int cols, float[] columns) {
-        return BlockTranspose.SUPPORTED && cols <= columns.length ? Math.min(rows, columns.length / cols) : 0;
+    private static int panelColumns(int rows, int cols, float[] columns) {
+        return BlockTranspose.SUPPORTED && rows <= columns.length ? Math.min(cols, columns.length / rows) : 0;
     }
 
     /**
@@ -829,28 +830,32 @@ final class VectorBulkMath implements BulkMath {
     }
 
     /**
-     * The memory columns copied end to end into {@code columns} as vectors, then transposed into
-     * the rows ({@link BlockTranspose}).
+     * The memory columns copied end to end into {@code columns} as vectors, as many as fit there
+     * per pass, then transposed into the rows ({@link BlockTranspose}).
      */
     @Override
     public void loadPanel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
             float[] columns) {
-        int n = F.length();
-        if (rows * cols > columns.length || !BlockTranspose.SUPPORTED) {
+        int chunk = panelColumns(rows, cols, columns);
+        if (chunk == 0) {
             BulkMath.super.loadPanel(seg, off, colStride, buf, at, rows, cols, columns);
             return;
         }
-        int full = rows - rows % n;
-        for (int j = 0; j < cols; j++, off += colStride) {
-            int i = 0;
-            for (; i < full; i += n) {
-                FloatVector.fromMemorySegment(F, seg, off + 4L * i, VectorLanes.ORDER).intoArray(columns, j * rows + i);
+        int full = rows - rows % F.length();
+        for (int c = 0; c < cols; c += chunk) {
+            int m = Math.min(chunk, cols - c);
+            for (int j = 0; j < m; j++, off += colStride) {
+                int i = 0;
+                for (; i < full; i += F.length()) {
+                    FloatVector.fromMemorySegment(F, seg, off + 4L * i, VectorLanes.ORDER).intoArray(columns,
+                            j * rows + i);
+                }
+                for (; i < rows; i++) {
+                    columns[j * rows + i] = seg.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i);
+                }
             }
-            for (; i < rows; i++) {
-                columns[j * rows + i] = seg.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i);
-            }
+            BlockTranspose.transpose(columns, 0, m, rows, rows, buf, at + c, cols);
         }
-        BlockTranspose.transpose(columns, 0, cols, rows, buf, at);
     }
 
     /**
@@ -860,27 +865,27 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
             float[] columns) {
-        int chunk = panelRows(rows, cols, columns);
+        int chunk = panelColumns(rows, cols, columns);
         if (chunk == 0) {
             BulkMath.super.storeBf16Panel(buf, at, rows, cols, seg, off, colStride, columns);
             return;
         }
-        for (int r = 0; r < rows; r += chunk) {
-            int n = Math.min(chunk, rows - r);
-            BlockTranspose.transpose(buf, at + r * cols, n, cols, columns, 0);
-            long column = off + 2L * r;
-            for (int j = 0; j < cols; j++, column += colStride) {
+        for (int c = 0; c < cols; c += chunk, off += chunk * colStride) {
+            int m = Math.min(chunk, cols - c);
+            BlockTranspose.transpose(buf, at + c, rows, m, cols, columns, 0, rows);
+            long column = off;
+            for (int j = 0; j < m; j++, column += colStride) {
                 int i = 0;
-                for (; i <= n - F.length(); i += F.length()) {
-                    IntVector bits = FloatVector.fromArray(F, columns, j * n + i).reinterpretAsInts();
+                for (; i <= rows - F.length(); i += F.length()) {
+                    IntVector bits = FloatVector.fromArray(F, columns, j * rows + i).reinterpretAsInts();
                     IntVector rounded = bits.add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
                             .lanewise(VectorOperators.LSHR, 16);
                     VectorMask<Integer> nan = bits.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000);
                     ((ShortVector) rounded.blend(0x7FC0, nan).convertShape(VectorOperators.I2S, S, 0))
                             .intoMemorySegment(seg, column + 2L * i, VectorLanes.ORDER);
                 }
-                for (; i < n; i++) {
-                    seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, column + 2L * i, HalfFloats.toBf16(columns[j * n + i]));
+                for (; i < rows; i++) {
+                    seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, column + 2L * i, HalfFloats.toBf16(columns[j * rows + i]));
                 }
             }
         }
@@ -893,24 +898,27 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public void loadBf16Panel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
             float[] columns) {
-        if (!BlockTranspose.SUPPORTED) {
+        int chunk = panelColumns(rows, cols, columns);
+        if (chunk == 0) {
             BulkMath.super.loadBf16Panel(seg, off, colStride, buf, at, rows, cols, columns);
             return;
         }
-        int n = F.length();
-        int full = rows - rows % n;
-        for (int j = 0; j < cols; j++, off += colStride) {
-            int i = 0;
-            for (; i < full; i += n) {
-                ((IntVector) ShortVector.fromMemorySegment(S, seg, off + 2L * i, VectorLanes.ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                        .reinterpretAsFloats().intoArray(columns, j * rows + i);
+        int full = rows - rows % F.length();
+        for (int c = 0; c < cols; c += chunk) {
+            int m = Math.min(chunk, cols - c);
+            for (int j = 0; j < m; j++, off += colStride) {
+                int i = 0;
+                for (; i < full; i += F.length()) {
+                    ((IntVector) ShortVector.fromMemorySegment(S, seg, off + 2L * i, VectorLanes.ORDER)
+                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                            .reinterpretAsFloats().intoArray(columns, j * rows + i);
+                }
+                for (; i < rows; i++) {
+                    columns[j * rows + i] = HalfFloats.fromBf16(seg.get(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i));
+                }
             }
-            for (; i < rows; i++) {
-                columns[j * rows + i] = HalfFloats.fromBf16(seg.get(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i));
-            }
+            BlockTranspose.transpose(columns, 0, m, rows, rows, buf, at + c, cols);
         }
-        BlockTranspose.transpose(columns, 0, cols, rows, buf, at);
     }
 
     /** {@link BlockTranspose} where 256-bit vectors run natively. */

@@ -355,7 +355,7 @@ class BulkMathAgreementTest {
                     }
                 }
                 float[] back = new float[at + rows * cols];
-                math.loadBf16Panel(seg, 6, colStride, back, at, rows, cols, new float[rows * cols]);
+                math.loadBf16Panel(seg, 6, colStride, back, at, rows, cols, new float[Blocks.SIZE]);
                 assertArrayEquals(rounded, back, math.name() + ": load");
             }
         }
