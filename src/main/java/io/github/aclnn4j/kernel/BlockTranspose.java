@@ -70,14 +70,16 @@ final class BlockTranspose {
             for (int c = 0; c < fullCols; c += B) {
                 block(src, srcAt + r * srcStride + c, srcStride, dst, dstAt + c * dstStride + r, dstStride);
             }
-            for (int c = fullCols; c < cols; c++) {
-                for (int i = r; i < r + B; i++) {
-                    dst[dstAt + c * dstStride + i] = src[srcAt + i * srcStride + c];
-                }
-            }
         }
-        for (int r = fullRows; r < rows; r++) {
-            for (int c = 0; c < cols; c++) {
+        oneByOne(src, srcAt, srcStride, dst, dstAt, dstStride, 0, fullRows, fullCols, cols);
+        oneByOne(src, srcAt, srcStride, dst, dstAt, dstStride, fullRows, rows, 0, cols);
+    }
+
+    /** The elements of rows {@code [r0, r1)} and columns {@code [c0, c1)}, one by one. */
+    private static void oneByOne(float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride, int r0,
+            int r1, int c0, int c1) {
+        for (int r = r0; r < r1; r++) {
+            for (int c = c0; c < c1; c++) {
                 dst[dstAt + c * dstStride + r] = src[srcAt + r * srcStride + c];
             }
         }

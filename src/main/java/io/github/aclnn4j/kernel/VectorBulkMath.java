@@ -754,25 +754,64 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public void storePanel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
             float[] columns) {
-        int chunk = panelColumns(rows, cols, columns);
-        if (chunk == 0) {
+        if (panelColumns(rows, cols, columns) == 0) {
             BulkMath.super.storePanel(buf, at, rows, cols, seg, off, colStride, columns);
-            return;
+        } else {
+            storeColumns(buf, at, rows, cols, seg, off, colStride, columns, false);
         }
+    }
+
+    /** As {@link #storePanel}, each memory column rounded to BFLOAT16 in the registers. */
+    @Override
+    public void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
+            float[] columns) {
+        if (panelColumns(rows, cols, columns) == 0) {
+            BulkMath.super.storeBf16Panel(buf, at, rows, cols, seg, off, colStride, columns);
+        } else {
+            storeColumns(buf, at, rows, cols, seg, off, colStride, columns, true);
+        }
+    }
+
+    private static void storeColumns(float[] buf, int at, int rows, int cols, MemorySegment seg, long off,
+            long colStride, float[] columns, boolean bf16) {
+        int chunk = panelColumns(rows, cols, columns);
         for (int c = 0; c < cols; c += chunk, off += chunk * colStride) {
             int m = Math.min(chunk, cols - c);
             BlockTranspose.transpose(buf, at + c, rows, m, cols, columns, 0, rows);
             long column = off;
             for (int j = 0; j < m; j++, column += colStride) {
-                int i = 0;
-                for (; i <= rows - F.length(); i += F.length()) {
-                    FloatVector.fromArray(F, columns, j * rows + i).intoMemorySegment(seg, column + 4L * i,
-                            VectorLanes.ORDER);
-                }
-                for (; i < rows; i++) {
-                    seg.set(ValueLayout.JAVA_FLOAT_UNALIGNED, column + 4L * i, columns[j * rows + i]);
+                if (bf16) {
+                    storeBf16Column(columns, j * rows, rows, seg, column);
+                } else {
+                    storeColumn(columns, j * rows, rows, seg, column);
                 }
             }
+        }
+    }
+
+    private static void storeColumn(float[] src, int from, int n, MemorySegment seg, long off) {
+        int i = 0;
+        for (; i <= n - F.length(); i += F.length()) {
+            FloatVector.fromArray(F, src, from + i).intoMemorySegment(seg, off + 4L * i, VectorLanes.ORDER);
+        }
+        for (; i < n; i++) {
+            seg.set(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i, src[from + i]);
+        }
+    }
+
+    /** {@link #storeColumn} to BFLOAT16, rounded to nearest even as {@link HalfFloats#toBf16} does. */
+    private static void storeBf16Column(float[] src, int from, int n, MemorySegment seg, long off) {
+        int i = 0;
+        for (; i <= n - F.length(); i += F.length()) {
+            IntVector bits = FloatVector.fromArray(F, src, from + i).reinterpretAsInts();
+            IntVector rounded = bits.add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .lanewise(VectorOperators.LSHR, 16);
+            VectorMask<Integer> nan = bits.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000);
+            ((ShortVector) rounded.blend(0x7FC0, nan).convertShape(VectorOperators.I2S, S, 0))
+                    .intoMemorySegment(seg, off + 2L * i, VectorLanes.ORDER);
+        }
+        for (; i < n; i++) {
+            seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i, HalfFloats.toBf16(src[from + i]));
         }
     }
 
@@ -836,88 +875,60 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public void loadPanel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
             float[] columns) {
-        int chunk = panelColumns(rows, cols, columns);
-        if (chunk == 0) {
+        if (panelColumns(rows, cols, columns) == 0) {
             BulkMath.super.loadPanel(seg, off, colStride, buf, at, rows, cols, columns);
-            return;
-        }
-        int full = rows - rows % F.length();
-        for (int c = 0; c < cols; c += chunk) {
-            int m = Math.min(chunk, cols - c);
-            for (int j = 0; j < m; j++, off += colStride) {
-                int i = 0;
-                for (; i < full; i += F.length()) {
-                    FloatVector.fromMemorySegment(F, seg, off + 4L * i, VectorLanes.ORDER).intoArray(columns,
-                            j * rows + i);
-                }
-                for (; i < rows; i++) {
-                    columns[j * rows + i] = seg.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i);
-                }
-            }
-            BlockTranspose.transpose(columns, 0, m, rows, rows, buf, at + c, cols);
+        } else {
+            loadColumns(seg, off, colStride, buf, at, rows, cols, columns, false);
         }
     }
 
-    /**
-     * As {@link #storePanel}, each memory column rounded to BFLOAT16 and narrowed in the registers
-     * and stored as vectors of shorts.
-     */
-    @Override
-    public void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
-            float[] columns) {
-        int chunk = panelColumns(rows, cols, columns);
-        if (chunk == 0) {
-            BulkMath.super.storeBf16Panel(buf, at, rows, cols, seg, off, colStride, columns);
-            return;
-        }
-        for (int c = 0; c < cols; c += chunk, off += chunk * colStride) {
-            int m = Math.min(chunk, cols - c);
-            BlockTranspose.transpose(buf, at + c, rows, m, cols, columns, 0, rows);
-            long column = off;
-            for (int j = 0; j < m; j++, column += colStride) {
-                int i = 0;
-                for (; i <= rows - F.length(); i += F.length()) {
-                    IntVector bits = FloatVector.fromArray(F, columns, j * rows + i).reinterpretAsInts();
-                    IntVector rounded = bits.add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                            .lanewise(VectorOperators.LSHR, 16);
-                    VectorMask<Integer> nan = bits.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000);
-                    ((ShortVector) rounded.blend(0x7FC0, nan).convertShape(VectorOperators.I2S, S, 0))
-                            .intoMemorySegment(seg, column + 2L * i, VectorLanes.ORDER);
-                }
-                for (; i < rows; i++) {
-                    seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, column + 2L * i, HalfFloats.toBf16(columns[j * rows + i]));
-                }
-            }
-        }
-    }
 
-    /**
-     * Each memory column widened into {@code columns} a vector at a time (BFLOAT16 is a float's high
-     * half), then the rows transposed out of them.
-     */
+    /** As {@link #loadPanel}, each memory column widened from BFLOAT16 (a float's high half). */
     @Override
     public void loadBf16Panel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
             float[] columns) {
-        int chunk = panelColumns(rows, cols, columns);
-        if (chunk == 0) {
+        if (panelColumns(rows, cols, columns) == 0) {
             BulkMath.super.loadBf16Panel(seg, off, colStride, buf, at, rows, cols, columns);
-            return;
+        } else {
+            loadColumns(seg, off, colStride, buf, at, rows, cols, columns, true);
         }
-        int full = rows - rows % F.length();
+    }
+
+    private static void loadColumns(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows,
+            int cols, float[] columns, boolean bf16) {
+        int chunk = panelColumns(rows, cols, columns);
         for (int c = 0; c < cols; c += chunk) {
             int m = Math.min(chunk, cols - c);
             for (int j = 0; j < m; j++, off += colStride) {
-                int i = 0;
-                for (; i < full; i += F.length()) {
-                    ((IntVector) ShortVector.fromMemorySegment(S, seg, off + 2L * i, VectorLanes.ORDER)
-                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
-                            .reinterpretAsFloats().intoArray(columns, j * rows + i);
-                }
-                for (; i < rows; i++) {
-                    columns[j * rows + i] = HalfFloats.fromBf16(seg.get(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i));
+                if (bf16) {
+                    loadBf16Column(seg, off, columns, j * rows, rows);
+                } else {
+                    loadColumn(seg, off, columns, j * rows, rows);
                 }
             }
             BlockTranspose.transpose(columns, 0, m, rows, rows, buf, at + c, cols);
+        }
+    }
+
+    private static void loadColumn(MemorySegment seg, long off, float[] dst, int from, int n) {
+        int i = 0;
+        for (; i <= n - F.length(); i += F.length()) {
+            FloatVector.fromMemorySegment(F, seg, off + 4L * i, VectorLanes.ORDER).intoArray(dst, from + i);
+        }
+        for (; i < n; i++) {
+            dst[from + i] = seg.get(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i);
+        }
+    }
+
+    private static void loadBf16Column(MemorySegment seg, long off, float[] dst, int from, int n) {
+        int i = 0;
+        for (; i <= n - F.length(); i += F.length()) {
+            ((IntVector) ShortVector.fromMemorySegment(S, seg, off + 2L * i, VectorLanes.ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                    .reinterpretAsFloats().intoArray(dst, from + i);
+        }
+        for (; i < n; i++) {
+            dst[from + i] = HalfFloats.fromBf16(seg.get(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i));
         }
     }
 
