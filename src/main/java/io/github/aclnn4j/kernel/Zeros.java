@@ -6,6 +6,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Bulk zeroing at memset speed. libc's {@code memset} clears whole cache lines without reading them
@@ -17,12 +18,22 @@ import java.lang.invoke.MethodHandle;
  * {@code runtime.HugePages} is, unless {@code -Daclnn4j.memset=false} (for A/B runs); elsewhere,
  * and for heap memory, a block of zeros is copied.
  *
+ * <p>Only fills of at least {@link #MEMSET_MIN} bytes take memset, and the first of them binds it:
+ * in a fresh JVM binding takes the FFM linker 100–125 ms, which NLL backward's first call paid even
+ * at 4096 elements when every fill took memset. (Binding on a daemon thread instead left the
+ * memset branch cold in the profile of the code compiled meanwhile, and the slice passed to it was
+ * then allocated at every call: PhaseTwoAllocationTest.)
+ *
  * <p>The segment itself goes to the call, so its arena stays alive while memset runs: freeing the
  * block meanwhile waits for the call (see {@code DeviceBlock}) instead of unmapping memory under it,
  * and a block freed before the call makes it throw {@link IllegalStateException}, as any access does.
  */
 final class Zeros {
-    private static final MethodHandle MEMSET = bind();
+    /**
+     * Fills from this size on go to memset (NLL backward zeroes bands of 256 KB); a small call's
+     * fill copies, and so never binds it.
+     */
+    static final long MEMSET_MIN = 1 << 16;
     /** Copied from where memset cannot be used; small enough to stay in L1. */
     private static final MemorySegment BLOCK = Arena.global().allocate(1 << 12);
 
@@ -30,7 +41,7 @@ final class Zeros {
 
     /** Zeroes {@code bytes} bytes of {@code segment} from {@code offset}. */
     static void fill(MemorySegment segment, long offset, long bytes) {
-        if (MEMSET != null && segment.isNative()) {
+        if (bytes >= MEMSET_MIN && segment.isNative() && Memset.HANDLE != null) {
             memset(segment.asSlice(offset, bytes));
             return;
         }
@@ -42,7 +53,7 @@ final class Zeros {
 
     private static void memset(MemorySegment slice) {
         try {
-            MemorySegment ignored = (MemorySegment) MEMSET.invokeExact(slice, 0, slice.byteSize());
+            MemorySegment ignored = (MemorySegment) Memset.HANDLE.invokeExact(slice, 0, slice.byteSize());
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -50,20 +61,30 @@ final class Zeros {
         }
     }
 
-    @SuppressWarnings("restricted") // only bound when this module has native access
-    private static MethodHandle bind() {
-        if (!Zeros.class.getModule().isNativeAccessEnabled()
-                || !Boolean.parseBoolean(System.getProperty("aclnn4j.memset", "true"))) {
-            return null;
-        }
-        try {
-            Linker linker = Linker.nativeLinker();
-            return linker.downcallHandle(linker.defaultLookup().find("memset").orElseThrow(),
-                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
-                            ValueLayout.JAVA_LONG),
-                    Linker.Option.critical(false)); // microseconds per band: no thread-state transition
-        } catch (RuntimeException | LinkageError e) {
-            return null; // no memset to bind: copies it is
+    /** Whether fills of {@link #MEMSET_MIN} bytes or more use memset (binding it now if not yet). */
+    static boolean usesMemset() {
+        return Memset.HANDLE != null;
+    }
+
+    /** libc's memset, bound when the class is first used; null where it cannot or must not be. */
+    private static final class Memset {
+        static final MethodHandle HANDLE = load();
+
+        @SuppressWarnings("restricted") // only bound when this module has native access
+        private static MethodHandle load() {
+            if (!Zeros.class.getModule().isNativeAccessEnabled()
+                    || !Boolean.parseBoolean(System.getProperty("aclnn4j.memset", "true"))) {
+                return null;
+            }
+            try {
+                Linker linker = Linker.nativeLinker();
+                return linker.downcallHandle(linker.defaultLookup().find("memset").orElseThrow(),
+                        FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                                ValueLayout.JAVA_LONG),
+                        Linker.Option.critical(false)); // microseconds per band: no thread-state transition
+            } catch (RuntimeException | LinkageError e) {
+                return null; // no memset to bind: copies it is
+            }
         }
     }
 }
