@@ -11,16 +11,12 @@ import jdk.incubator.vector.VectorSpecies;
  * A block is eight row vectors put through three butterfly stages: at stage k (4, 2, 1) rows i and
  * i + k trade their off-diagonal k×k sub-blocks, each new row one lane permute and one blend. That
  * is 24 permutes per 64 elements where gathering the columns took 8 gathers, which on Zen 3 cost
- * three times as long (0.25 against 0.77 ns per element in cache, a `/tmp` harness). Every x86
- * processor with AVX2 or AVX-512 runs 256-bit vectors natively; where the preferred vectors are
- * narrower, {@link #SUPPORTED} is false and callers keep plain loops.
+ * three times as long (0.25 against 0.77 ns per element in cache, a `/tmp` harness). Used by
+ * {@link VectorBulkMath} only, which exists where the preferred vectors have 256 bits or more.
  */
 final class BlockTranspose {
     private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
     private static final int B = 8;
-
-    /** Whether 256-bit float vectors run natively here. */
-    static final boolean SUPPORTED = FloatVector.SPECIES_PREFERRED.length() >= B;
 
     private static final VectorShuffle<Float> SWAP4 = VectorShuffle.fromArray(F8, swap(4), 0);
     private static final VectorShuffle<Float> SWAP2 = VectorShuffle.fromArray(F8, swap(2), 0);

@@ -817,10 +817,10 @@ final class VectorBulkMath implements BulkMath {
 
     /**
      * Columns of a panel of {@code rows} rows that {@code columns} holds transposed, or 0 where
-     * the panel goes element by element (no {@link BlockTranspose} here, or not one column fits).
+     * not one column fits and the panel goes element by element.
      */
     private static int panelColumns(int rows, int cols, float[] columns) {
-        return BlockTranspose.SUPPORTED && rows <= columns.length ? Math.min(cols, columns.length / rows) : 0;
+        return rows <= columns.length ? Math.min(cols, columns.length / rows) : 0;
     }
 
     /**
@@ -932,13 +932,9 @@ final class VectorBulkMath implements BulkMath {
         }
     }
 
-    /** {@link BlockTranspose} where 256-bit vectors run natively. */
+    /** In 8×8 blocks of registers ({@link BlockTranspose}). */
     @Override
     public void transpose(float[] src, int srcAt, int srcRows, int srcCols, float[] dst, int dstAt) {
-        if (BlockTranspose.SUPPORTED) {
-            BlockTranspose.transpose(src, srcAt, srcRows, srcCols, dst, dstAt);
-        } else {
-            BulkMath.super.transpose(src, srcAt, srcRows, srcCols, dst, dstAt);
-        }
+        BlockTranspose.transpose(src, srcAt, srcRows, srcCols, dst, dstAt);
     }
 }
