@@ -882,7 +882,6 @@ final class VectorBulkMath implements BulkMath {
         }
     }
 
-
     /** As {@link #loadPanel}, each memory column widened from BFLOAT16 (a float's high half). */
     @Override
     public void loadBf16Panel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
