@@ -45,7 +45,8 @@ final class Scratch {
     static final int COLUMN = 256;
     /**
      * A panel's memory columns end to end, on their way into or out of rows
-     * ({@link BulkMath#loadPanel}, {@link BulkMath#transpose}).
+     * ({@link BulkMath#loadPanel}, {@link BulkMath#storePanel}, {@link BulkMath#transpose}); never
+     * the rows themselves.
      */
     final float[] panel = new float[Blocks.SIZE];
     /** {@code exp(−|x|)} of one pass of the BCE-with-logits loss loops. */
