@@ -754,10 +754,11 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public void storePanel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
             float[] columns) {
-        if (panelColumns(rows, cols, columns) == 0) {
+        int chunk = panelColumns(rows, cols, columns);
+        if (chunk == 0) {
             BulkMath.super.storePanel(buf, at, rows, cols, seg, off, colStride, columns);
         } else {
-            storeColumns(buf, at, rows, cols, seg, off, colStride, columns, false);
+            storeColumns(buf, at, rows, cols, seg, off, colStride, columns, chunk, false);
         }
     }
 
@@ -765,16 +766,17 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
             float[] columns) {
-        if (panelColumns(rows, cols, columns) == 0) {
+        int chunk = panelColumns(rows, cols, columns);
+        if (chunk == 0) {
             BulkMath.super.storeBf16Panel(buf, at, rows, cols, seg, off, colStride, columns);
         } else {
-            storeColumns(buf, at, rows, cols, seg, off, colStride, columns, true);
+            storeColumns(buf, at, rows, cols, seg, off, colStride, columns, chunk, true);
         }
     }
 
+    /** The panel through {@code columns}, {@code chunk} memory columns at a time. */
     private static void storeColumns(float[] buf, int at, int rows, int cols, MemorySegment seg, long off,
-            long colStride, float[] columns, boolean bf16) {
-        int chunk = panelColumns(rows, cols, columns);
+            long colStride, float[] columns, int chunk, boolean bf16) {
         for (int c = 0; c < cols; c += chunk, off += chunk * colStride) {
             int m = Math.min(chunk, cols - c);
             BlockTranspose.transpose(buf, at + c, rows, m, cols, columns, 0, rows);
@@ -875,10 +877,11 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public void loadPanel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
             float[] columns) {
-        if (panelColumns(rows, cols, columns) == 0) {
+        int chunk = panelColumns(rows, cols, columns);
+        if (chunk == 0) {
             BulkMath.super.loadPanel(seg, off, colStride, buf, at, rows, cols, columns);
         } else {
-            loadColumns(seg, off, colStride, buf, at, rows, cols, columns, false);
+            loadColumns(seg, off, colStride, buf, at, rows, cols, columns, chunk, false);
         }
     }
 
@@ -886,16 +889,17 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public void loadBf16Panel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
             float[] columns) {
-        if (panelColumns(rows, cols, columns) == 0) {
+        int chunk = panelColumns(rows, cols, columns);
+        if (chunk == 0) {
             BulkMath.super.loadBf16Panel(seg, off, colStride, buf, at, rows, cols, columns);
         } else {
-            loadColumns(seg, off, colStride, buf, at, rows, cols, columns, true);
+            loadColumns(seg, off, colStride, buf, at, rows, cols, columns, chunk, true);
         }
     }
 
+    /** The panel through {@code columns}, {@code chunk} memory columns at a time. */
     private static void loadColumns(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows,
-            int cols, float[] columns, boolean bf16) {
-        int chunk = panelColumns(rows, cols, columns);
+            int cols, float[] columns, int chunk, boolean bf16) {
         for (int c = 0; c < cols; c += chunk) {
             int m = Math.min(chunk, cols - c);
             for (int j = 0; j < m; j++, off += colStride) {
