@@ -85,17 +85,19 @@ fi
 template=$(<"$here/set_env.sh.in")
 printf '%s\n' "${template//@PREFIX@/$prefix}" >"$prefix/set_env.sh"
 
-# The JVM the libraries start reads its classes, linked, and method profiles from an AOT cache
-# (JDK 25, JEP 483 and 515) made by a training run: the calling examples of every operator, with
-# exactly the JVM options bridge.c passes. Only a jar can be cached.
+# The JVM the libraries start reads its classes, loaded and linked, and method profiles from an AOT
+# cache (JDK 25, JEP 483 and 515) made by a training run: a C program calling every operator through
+# these libraries (train/train.c), so that the JVM is started with exactly the options bridge.c
+# passes and the cache holds the C ABI's own classes. Only a jar can be cached.
 if [ -f "$classpath" ]; then
   rm -f "$libdir/aclnn4j/aclnn4j.aot"
-  if ! "$jdk/bin/java" -XX:AOTCacheOutput="$libdir/aclnn4j/aclnn4j.aot" -Xlog:aot*=off,cds*=off \
-      -Djava.class.path="$classpath" --enable-native-access=ALL-UNNAMED -Xrs --add-modules=jdk.incubator.vector \
-      io.github.aclnn4j.demo.Demo >/dev/null 2>&1; then
+  trainer=$(mktemp)
+  if ! "$CC" -std=gnu11 -O2 "$here/train/train.c" -I "$prefix/include" -I "$jdk/include" -I "$jdk/include/linux"         -L "$libdir" -lascendcl -lnnopbase -lopapi -ldl -Wl,-rpath,"$libdir" -o "$trainer" ||
+     ! ACLNN4J_JAVA_HOME="$jdk" ACLNN4J_JAVA_OPTIONS="-XX:AOTCacheOutput=$libdir/aclnn4j/aclnn4j.aot"         "$trainer" >/dev/null 2>&1; then
     rm -f "$libdir/aclnn4j/aclnn4j.aot"
     echo "note: no AOT cache made (the training run failed); C programs start the JVM without one" >&2
   fi
+  rm -f "$trainer"
 fi
 
 echo "installed the CANN C ABI of aclnn4j into $prefix (JDK $jdk, class path $classpath)"

@@ -130,7 +130,8 @@ class NativeAbiTest {
 
     /**
      * Installed from a jar, as {@code ./aclnn4j native} installs, the C ABI comes with an AOT cache
-     * of the JVM it starts (classes and profiles from a training run), which the examples' JVM opens;
+     * of the JVM it starts (classes and profiles from a training run through the C ABI), which the
+     * examples' JVM opens, its entry classes included;
      * a cache the JVM cannot use (here: overwritten with garbage) is passed over silently, leaving
      * the program's output as it was.
      */
@@ -157,6 +158,12 @@ class NativeAbiTest {
         assertEquals(documented, plain.stdout(), "with the AOT cache");
         Result logged = run(List.of(exe.toString()), Map.of("ACLNN4J_JAVA_OPTIONS", "-Xlog:aot=info:stderr"));
         assertTrue(logged.stderr().contains("Opened AOT cache " + cache), logged::describe);
+        // trained through the C ABI itself: the bridge's own entry classes come from the cache
+        Result loaded = run(List.of(exe.toString()), Map.of("ACLNN4J_JAVA_OPTIONS", "-Xlog:class+load=info:stderr"));
+        for (String entries : List.of("RuntimeEntries", "TensorEntries", "OperatorEntries")) {
+            assertTrue(loaded.stderr().contains("io.github.aclnn4j.nativeabi." + entries + " source: shared objects file"),
+                    () -> entries + " not from the AOT cache: " + loaded.describe());
+        }
 
         Files.write(cache, new byte[4096]);
         Result stale = run(List.of(exe.toString()), Map.of());
