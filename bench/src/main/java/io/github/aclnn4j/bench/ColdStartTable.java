@@ -16,7 +16,11 @@ import java.util.Locale;
  * is not in its times, as PyTorch's import is not in PyTorch's. Also the wall time of
  * {@code java -version} and of a whole ColdStart process, for scale, and the same JVM as a short
  * program can run it: without the Vector API, from an AOT cache of a training run of the same line
- * (docs/cold-start.md's advice). Prints the table and writes it to {@code target/bench/cold.md}.
+ * (docs/cold-start.md's advice). With {@code -Daclnn4j.bench.nativeCold=EXE} (bench/cold.c built
+ * against the native C ABI), the same line from a fresh C process, whose times include the JVM's
+ * start; with {@code -Daclnn4j.bench.nativeSeed=EXE} (the BCE-backward seed sample, built the same
+ * way), that sample's wall time beside {@code java -version}'s. Prints the table and writes it to
+ * {@code target/bench/cold.md}.
  *
  * <p>Arguments: {@code RUNS JAVA [JVM OPTION...]}: the java launcher and the options to start
  * ColdStart with (the class path included).
@@ -32,13 +36,22 @@ public final class ColdStartTable {
         String java = args[1];
         List<String> jvm = Arrays.asList(args).subList(2, args.length);
         boolean torch = Files.isExecutable(Path.of(PYTHON)) && run(List.of(PYTHON, "-c", "import torch")).ok;
+        String nativeCold = System.getProperty("aclnn4j.bench.nativeCold");
+        String nativeSeed = System.getProperty("aclnn4j.bench.nativeSeed");
         double javaVersion = median(runs, () -> wall(List.of(java, "-version")));
         StringBuilder table = new StringBuilder();
         table.append(String.format(Locale.ROOT, "`java -version`: %.1f ms wall (median of %d)%n%n", javaVersion, runs));
+        if (nativeSeed != null) {
+            double seed = median(runs, () -> wall(List.of(nativeSeed)));
+            table.append(String.format(Locale.ROOT, "The BCE-backward seed sample through the native C ABI: %.1f ms wall"
+                    + " (median of %d), %.2f× `java -version`%n%n", seed, runs, seed / javaVersion));
+        }
         table.append("| call | JVM wall ms | aclnn4j ms after 1 / 10 / 100 / 1000 calls"
                 + " | PyTorch ms after 1 / 10 / 100 / 1000 | PyTorch / aclnn4j (1 / 1000 calls)"
-                + " | plain Java + AOT cache: JVM wall ms | ms after 1 / 10 / 100 / 1000 |\n");
-        table.append("|---|---:|---|---|---|---:|---|\n");
+                + " | plain Java + AOT cache: JVM wall ms | ms after 1 / 10 / 100 / 1000"
+                + (nativeCold == null ? "" : " | C program, native ABI: ms after 1 / 10 / 100 / 1000 (JVM start included)")
+                + " |\n");
+        table.append("|---|---:|---|---|---|---:|---|" + (nativeCold == null ? "" : "---|") + "\n");
         Path cache = Files.createTempFile("aclnn4j-cold", ".aot");
         for (String line : Files.readAllLines(Path.of("bench/cold.txt"), StandardCharsets.UTF_8)) {
             if (line.isBlank() || line.startsWith("#")) {
@@ -82,8 +95,10 @@ public final class ColdStartTable {
             plain.add(1, "-XX:AOTCache=" + cache);
             plain.add(2, "-Xlog:aot*=off,cds*=off");
             Timed shortProgram = timed(plain, runs, line);
-            table.append(String.format(Locale.ROOT, "| %s | %.0f | %s | %s | %s | %.0f | %s |%n", line, ours.wall,
-                    format(ms), theirs, ratio, shortProgram.wall, format(shortProgram.ms)));
+            // native/train/calls.h makes every line of bench/cold.txt; a line it does not make stops the table
+            String throughC = nativeCold == null ? "" : " " + format(timed(List.of(nativeCold, line), runs, line).ms) + " |";
+            table.append(String.format(Locale.ROOT, "| %s | %.0f | %s | %s | %s | %.0f | %s |%s%n", line, ours.wall,
+                    format(ms), theirs, ratio, shortProgram.wall, format(shortProgram.ms), throughC));
             System.out.print(table.substring(table.lastIndexOf("| op=")));
         }
         Files.deleteIfExists(cache);
