@@ -4,7 +4,6 @@ import static io.github.aclnn4j.kernel.VectorLanes.*;
 
 import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 
@@ -37,7 +36,7 @@ final class BceWithLogitsBackwardVectorLoops {
         float[] exps = scratch.exps;
         for (int run = 0; run < n; run += VectorBulkMath.EXP_RUN) {
             int len = Math.min(VectorBulkMath.EXP_RUN, n - run);
-            MemorySegment.copy(x, ValueLayout.JAVA_FLOAT_UNALIGNED, xAt + 4L * run, xs, 0, len);
+            ArrayCopies.load(x, xAt + 4L * run, xs, 0, len);
             VectorBulkMath.expNegAbs(xs, 0, len, exps);
             for (int i = 0; i < len; i += F.length()) {
                 long o = 4L * (run + i);

@@ -110,8 +110,8 @@ final class DirectOperands {
         v.gather(0, row, period);
         int phase = (int) (start % period);
         int first = Math.min(period - phase, n);
-        MemorySegment.copy(row, phase, run, ValueLayout.JAVA_FLOAT, 0, first);
-        MemorySegment.copy(row, 0, run, ValueLayout.JAVA_FLOAT, 4L * first, Math.min(phase, n - first));
+        ArrayCopies.store(row, phase, run, 0, first);
+        ArrayCopies.store(row, 0, run, 4L * first, Math.min(phase, n - first));
         for (long filled = Math.min(period, n), total = n; filled < total; filled *= 2) {
             MemorySegment.copy(run, 0, run, 4 * filled, 4 * Math.min(filled, total - filled));
         }

@@ -2,7 +2,6 @@ package io.github.aclnn4j.kernel;
 
 import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
@@ -16,7 +15,6 @@ import java.util.Arrays;
  * with the same operations in the same order, so the same bits.
  */
 public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks, Kernel {
-    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
     /** Samples of up to this many elements of dy and of x (1 MB each in FLOAT) are read once. */
     private static final long CACHED_SAMPLE = 1 << 18;
 
@@ -103,7 +101,7 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
             pairs[2 * ch] = sums[ch];
             pairs[2 * ch + 1] = dots[ch];
         }
-        MemorySegment.copy(pairs, 0, workspace, F64, 16 * sample * c, 2 * c);
+        ArrayCopies.store(pairs, 0, workspace, 16 * sample * c, 2 * c);
         int d = c / group;
         if (gradInput != null) {
             // the coefficients per channel, in the spent sums and dots and the third array

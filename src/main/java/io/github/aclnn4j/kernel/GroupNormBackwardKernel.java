@@ -149,7 +149,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
         for (int r = 0; r < d; r++) {
             pairs[2 * r + 1] = (pairs[2 * r + 1] - mu * pairs[2 * r]) * rs;
         }
-        MemorySegment.copy(pairs, 0, workspace, F64, 16 * firstRow, 2 * (int) d);
+        ArrayCopies.store(pairs, 0, workspace, 16 * firstRow, 2 * (int) d);
     }
 
     /**
@@ -181,7 +181,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
         x.gather(firstRow * hxw, b, len);
         double[] sums = s.sums(2 * rows);
         BulkMath.current().sumAndDotRows(a, b, rows, row, sums);
-        MemorySegment.copy(sums, 0, workspace, F64, 16 * firstRow, 2 * rows);
+        ArrayCopies.store(sums, 0, workspace, 16 * firstRow, 2 * rows);
         if (gradInput == null) {
             return;
         }

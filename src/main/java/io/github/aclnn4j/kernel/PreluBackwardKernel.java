@@ -154,7 +154,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
         } else {
             shortRows(firstRow, endRow, s, w, acc);
         }
-        MemorySegment.copy(acc, 0, workspace, F64, 8 * task * layout.weights, (int) layout.weights);
+        ArrayCopies.store(acc, 0, workspace, 8 * task * layout.weights, (int) layout.weights);
     }
 
     /** Rows of a slab through the direct loops, a row (one channel; inner < Blocks.SIZE) at a time. */

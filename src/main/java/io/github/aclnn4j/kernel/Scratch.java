@@ -157,7 +157,7 @@ final class Scratch {
         if (workspaceDoubles.length < n) {
             workspaceDoubles = new double[Math.max(n, 2 * workspaceDoubles.length)];
         }
-        MemorySegment.copy(workspace, ValueLayout.JAVA_DOUBLE_UNALIGNED, 8 * from, workspaceDoubles, 0, n);
+        ArrayCopies.load(workspace, 8 * from, workspaceDoubles, 0, n);
         return workspaceDoubles;
     }
 

@@ -234,7 +234,7 @@ public final class StridedView {
         switch (dtype) {
             case INT64 -> {
                 if (stride == Long.BYTES) {
-                    MemorySegment.copy(segment, ValueLayout.JAVA_LONG_UNALIGNED, off, dst, 0, n);
+                    ArrayCopies.load(segment, off, dst, 0, n);
                 } else {
                     for (int i = 0; i < n; i++, off += stride) {
                         dst[i] = segment.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
@@ -518,7 +518,7 @@ public final class StridedView {
         switch (dtype) {
             case FLOAT -> {
                 if (stride == 4) {
-                    MemorySegment.copy(segment, F32, off, dst, at, n);
+                    ArrayCopies.load(segment, off, dst, at, n);
                 } else if (stride == 8) {
                     BulkMath.forLayouts().loadEveryOther(segment, off, dst, at, n);
                 } else {
@@ -558,7 +558,7 @@ public final class StridedView {
         short[] row = Scratch.get().halfRow;
         for (int done = 0; done < n; done += row.length) {
             int len = Math.min(row.length, n - done);
-            MemorySegment.copy(segment, I16, off + 2L * done, row, 0, len);
+            ArrayCopies.load(segment, off + 2L * done, row, 0, len);
             BulkMath.forLayouts().bf16ToFloat(row, dst, at + done, len);
         }
     }
@@ -572,7 +572,7 @@ public final class StridedView {
         for (int done = 0; done < n; done += row.length) {
             int len = Math.min(row.length, n - done);
             BulkMath.forLayouts().floatToBf16(src, at + done, row, len);
-            MemorySegment.copy(row, 0, segment, I16, off + 2L * done, len);
+            ArrayCopies.store(row, 0, segment, off + 2L * done, len);
         }
     }
 
@@ -580,7 +580,7 @@ public final class StridedView {
         switch (dtype) {
             case FLOAT -> {
                 if (stride == 4) {
-                    MemorySegment.copy(src, at, segment, F32, off, n);
+                    ArrayCopies.store(src, at, segment, off, n);
                 } else if (stride == 8) {
                     BulkMath.forLayouts().storeEveryOther(src, at, n, segment, off);
                 } else {

@@ -362,9 +362,9 @@ public final class Warmup {
         }
 
         private void fill() {
-            MemorySegment.copy(x, ValueLayout.JAVA_FLOAT, 0, a, 0, N);
-            MemorySegment.copy(y, ValueLayout.JAVA_FLOAT, 0, b, 0, N);
-            MemorySegment.copy(g, ValueLayout.JAVA_FLOAT, 0, c, 0, N);
+            ArrayCopies.load(x, 0, a, 0, N);
+            ArrayCopies.load(y, 0, b, 0, N);
+            ArrayCopies.load(g, 0, c, 0, N);
         }
 
         /** The loops of the families of {@code bits}. */

@@ -2,6 +2,7 @@ package io.github.aclnn4j.nativeabi;
 
 import io.github.aclnn4j.acl.AclnnStatus;
 import io.github.aclnn4j.acl.Pointer;
+import io.github.aclnn4j.kernel.ArrayCopies;
 import java.io.IOException;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -86,7 +87,7 @@ final class NativeMemory {
         }
         long[] values = new long[length(count, function, name)];
         checked(address, (long) values.length * 8, AclnnStatus.ACLNN_ERR_PARAM_INVALID, function, name);
-        MemorySegment.copy(ALL, ValueLayout.JAVA_LONG_UNALIGNED, address, values, 0, values.length);
+        ArrayCopies.load(ALL, address, values, 0, values.length);
         return values;
     }
 
@@ -96,7 +97,7 @@ final class NativeMemory {
         }
         float[] values = new float[length(count, function, name)];
         checked(address, (long) values.length * 4, AclnnStatus.ACLNN_ERR_PARAM_INVALID, function, name);
-        MemorySegment.copy(ALL, ValueLayout.JAVA_FLOAT_UNALIGNED, address, values, 0, values.length);
+        ArrayCopies.load(ALL, address, values, 0, values.length);
         return values;
     }
 
@@ -135,7 +136,7 @@ final class NativeMemory {
 
     /** {@code utf8} and a terminating NUL at {@code address}. */
     static void putCString(long address, byte[] utf8) {
-        MemorySegment.copy(utf8, 0, ALL, ValueLayout.JAVA_BYTE, address, utf8.length);
+        ArrayCopies.store(utf8, 0, ALL, address, utf8.length);
         ALL.set(ValueLayout.JAVA_BYTE, address + utf8.length, (byte) 0);
     }
 
@@ -150,7 +151,7 @@ final class NativeMemory {
         if (copy.equals(MemorySegment.NULL)) {
             throw new OutOfMemoryError("malloc of " + values.length * 8L + " bytes returned NULL");
         }
-        MemorySegment.copy(values, 0, ALL, ValueLayout.JAVA_LONG_UNALIGNED, copy.address(), values.length);
+        ArrayCopies.store(values, 0, ALL, copy.address(), values.length);
         return copy.address();
     }
 
