@@ -43,9 +43,9 @@ public final class BceBackwardKernel implements Parallel.Tasks, Kernel {
         DType dt = out.dtype();
         boolean dense = DirectOperands.dense(out, dt) && DirectOperands.dense(self, dt)
                 && DirectOperands.dense(target, dt);
-        if (dense && uniform() && DirectOperands.supported(Warmup.Family.BCE_BACKWARD, dt, out.numel())) {
+        if (dense && uniform() && DirectOperands.supported(Warmup.Family.BCE_BACKWARD, dt)) {
             path = Path.DIRECT_UNIFORM;
-        } else if (dense && dt == DType.FLOAT && DirectOperands.supported(Warmup.Family.BCE_BACKWARD, dt, out.numel())
+        } else if (dense && dt == DType.FLOAT && DirectOperands.supported(Warmup.Family.BCE_BACKWARD, dt)
                 && DirectOperands.denseOrRepeating(grad, dt) && DirectOperands.denseOrRepeating(weight, dt)) {
             path = Path.DIRECT;
         } else {

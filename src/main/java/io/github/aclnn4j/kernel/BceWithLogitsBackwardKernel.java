@@ -40,7 +40,7 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks, Kernel
         this.scale = scale;
         this.out = out;
         DType f = DType.FLOAT;
-        direct = DirectOperands.supported(Warmup.Family.BCE_WITH_LOGITS_BACKWARD, f, self.numel())
+        direct = DirectOperands.supported(Warmup.Family.BCE_WITH_LOGITS_BACKWARD, f)
                 && DirectOperands.dense(self, f)
                 && DirectOperands.dense(target, f)
                 && DirectOperands.dense(out, f) && DirectOperands.denseOrRepeating(grad, f)

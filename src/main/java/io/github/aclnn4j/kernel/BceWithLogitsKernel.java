@@ -60,7 +60,7 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
                                 && DirectOperands.denseOrRepeating(posWeight, compute)
                         : DirectOperands.absentOrUniform(weight, compute)
                                 && DirectOperands.absentOrUniform(posWeight, compute));
-        direct = directLayout && DirectOperands.supported(Warmup.Family.BCE_WITH_LOGITS, compute, self.numel());
+        direct = directLayout && DirectOperands.supported(Warmup.Family.BCE_WITH_LOGITS, compute);
     }
 
     /** Workspace bytes for a reduction over {@code numel} elements: one double per block. */

@@ -20,12 +20,12 @@ final class DirectOperands {
     }
 
     /**
-     * Whether a call of {@code family} and {@code elements} planned now should take the direct loops
-     * for {@code dtype}: they exist for it, and the call is large or {@link Warmup} finds the family's
-     * loops compiled (before that, rows in plain Java give the same bits).
+     * Whether a call of {@code family} planned now should take the direct loops for {@code dtype}:
+     * they exist for it, and {@link Warmup} finds the family's loops compiled (before that, rows in
+     * plain Java give the same bits).
      */
-    static boolean supported(Warmup.Family family, DType dtype, long elements) {
-        return !Warmup.cold(family, elements) && supportedFromTheStart(dtype); // cold first: DirectMath not yet loaded
+    static boolean supported(Warmup.Family family, DType dtype) {
+        return !Warmup.cold(family) && supportedFromTheStart(dtype); // cold first: DirectMath not yet loaded
     }
 
     /**
@@ -33,8 +33,8 @@ final class DirectOperands {
      * (GroupNorm backward, PReLU backward): a 16-bit call is planned the same way warm or cold, so
      * that its bits do not depend on when it was planned.
      */
-    static boolean supportedWithOwnHalfSums(Warmup.Family family, DType dtype, long elements) {
-        return dtype == DType.FLOAT ? supported(family, dtype, elements) : supportedFromTheStart(dtype);
+    static boolean supportedWithOwnHalfSums(Warmup.Family family, DType dtype) {
+        return dtype == DType.FLOAT ? supported(family, dtype) : supportedFromTheStart(dtype);
     }
 
     /** Whether direct loops exist for {@code dtype}, cold or not. */

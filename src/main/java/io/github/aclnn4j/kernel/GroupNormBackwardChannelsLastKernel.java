@@ -59,7 +59,7 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
         this.gradInput = gradInput;
         this.gradGamma = gradGamma;
         this.gradBeta = gradBeta;
-        direct = DirectOperands.supported(Warmup.Family.GROUP_NORM_BACKWARD, DType.FLOAT, dy.numel())
+        direct = DirectOperands.supported(Warmup.Family.GROUP_NORM_BACKWARD, DType.FLOAT)
                 && DirectOperands.dense(dy, DType.FLOAT)
                 && DirectOperands.dense(x, DType.FLOAT)
                 && (gradInput == null || DirectOperands.dense(gradInput, DType.FLOAT))

@@ -55,7 +55,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
         this.gradGamma = gradGamma;
         this.gradBeta = gradBeta;
         DType dt = dy.dtype();
-        direct = DirectOperands.supportedWithOwnHalfSums(Warmup.Family.GROUP_NORM_BACKWARD, dt, dy.numel())
+        direct = DirectOperands.supportedWithOwnHalfSums(Warmup.Family.GROUP_NORM_BACKWARD, dt)
                 && DirectOperands.dense(dy, dt) && DirectOperands.dense(x, dt)
                 && (gradInput == null || DirectOperands.dense(gradInput, dt));
     }

@@ -57,7 +57,7 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks, Kernel
         this.out = out;
         this.mean = mean;
         this.rstd = rstd;
-        direct = DirectOperands.supported(Warmup.Family.GROUP_NORM, DType.FLOAT, self.numel())
+        direct = DirectOperands.supported(Warmup.Family.GROUP_NORM, DType.FLOAT)
                 && DirectOperands.dense(self, DType.FLOAT)
                 && DirectOperands.dense(out, DType.FLOAT) && hxw <= Integer.MAX_VALUE; // int position counts
         cached = hxw * channels <= CACHED_SAMPLE;

@@ -46,7 +46,7 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
         this.out = out;
         this.mean = mean;
         this.rstd = rstd;
-        direct = DirectOperands.supported(Warmup.Family.GROUP_NORM, DType.FLOAT, self.numel())
+        direct = DirectOperands.supported(Warmup.Family.GROUP_NORM, DType.FLOAT)
                 && DirectOperands.dense(self, DType.FLOAT)
                 && DirectOperands.dense(out, DType.FLOAT);
     }

@@ -237,6 +237,8 @@ public final class Parallel {
         private long run;
         private Tasks body;
         private MemorySegment workspace;
+        /** The caller's {@link Warmup#callBits}: helpers take the loops the call takes (plain Java while cold). */
+        private int call;
         private volatile Throwable failure;
 
         void start(long tasks, long run, Tasks body, MemorySegment workspace) {
@@ -244,6 +246,7 @@ public final class Parallel {
             this.run = run;
             this.body = body;
             this.workspace = workspace;
+            call = Warmup.callBits();
             failure = null;
             next.set(0);
             pending.set(1);
@@ -262,6 +265,7 @@ public final class Parallel {
         /** Takes runs until none is left; returns how many this thread took. */
         long work() {
             long runs = 0;
+            int own = Warmup.enterCall(call);
             try {
                 for (long first; failure == null && (first = next.getAndAdd(run)) < tasks; runs++) {
                     for (long i = first, end = Math.min(tasks, first + run); i < end && failure == null; i++) {
@@ -270,6 +274,8 @@ public final class Parallel {
                 }
             } catch (Throwable t) {
                 failure = t;
+            } finally {
+                Warmup.enterCall(own);
             }
             return runs;
         }

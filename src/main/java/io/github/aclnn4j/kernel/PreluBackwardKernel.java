@@ -56,7 +56,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
         denseRows = DirectOperands.dense(self, dt) && DirectOperands.dense(grad, dt)
                 && DirectOperands.dense(gradInput, dt);
         direct = denseRows
-                && DirectOperands.supportedWithOwnHalfSums(Warmup.Family.PRELU_BACKWARD, dt, gradInput.numel());
+                && DirectOperands.supportedWithOwnHalfSums(Warmup.Family.PRELU_BACKWARD, dt);
     }
 
     /**

@@ -60,7 +60,7 @@ public final class PreluKernel implements Parallel.Tasks, Kernel {
         this.run = constantRun(weight);
         this.rounding = promoted != DType.FLOAT && promoted != out.dtype() ? promoted : null;
         DType dt = out.dtype();
-        boolean dense = DirectOperands.supported(Warmup.Family.PRELU, dt, self.numel())
+        boolean dense = DirectOperands.supported(Warmup.Family.PRELU, dt)
                 && DirectOperands.dense(self, dt)
                 && DirectOperands.dense(out, dt);
         direct = rounding == null && run >= MIN_DIRECT_RUN && dense;

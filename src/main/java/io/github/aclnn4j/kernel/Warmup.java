@@ -11,21 +11,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Plain Java until the Vector API's loops are compiled. Until C2 has compiled a Vector API loop it
  * runs 10–100 times slower than the plain-Java loop of the same kernel (every vector an object),
- * and a short program (a unit test, a C program through the native ABI) never gets past that.
- * So a small call ({@link #SMALL_CALL} elements at most, which a program's own thread runs) takes
- * its plain-Java path while its operator's loops are cold ({@link BulkMath#current()}, rows instead
- * of {@link DirectMath} loops; {@link #begin} and {@link #cold(Family, long)}), and asks for them (as
- * a large call does: its loops then count as warm for the small calls that may follow): a daemon
- * thread runs the loops of the {@linkplain Family families} asked for on data of its own until its
- * rounds stop getting faster, and from then on those operators' calls take the Vector API's loops.
- * Only what calls ask for is warmed up: a program calling one operator gets its loops in about a
- * second and keeps both cores afterwards. A larger call takes the Vector API's loops at once:
- * its own loops run long enough for the JIT to compile them within the call (plain Java would
- * cost it 10–20 times the time until the warm-up ends). Both paths give the same bits (VectorFreeAgreementTest,
- * ColdWarmAgreementTest), so a result never depends on when it was computed. The loops that
- * still round in an order of their own on each path keep the Vector API from the first call:
- * GroupNorm backward's and PReLU backward's 16-bit direct loops (their fp32 chunk sums,
- * {@link DirectOperands#supportedWithOwnHalfSums}) and GroupNorm backward's 16-bit update.
+ * and a short program (a unit test, a C program through the native ABI) never gets past that. So a
+ * call takes its plain-Java path while its operator's loops are cold ({@link BulkMath#current()},
+ * rows instead of {@link DirectMath} loops; {@link #begin} and {@link #cold(Family)}), and asks for
+ * them: a daemon thread runs the loops of the {@linkplain Family families} asked for on data of its
+ * own until its rounds stop getting faster, and from then on those operators' calls take the
+ * Vector API's loops. Only what calls ask for is warmed up: a program calling one operator gets its
+ * loops in a few seconds and keeps both cores afterwards. Large calls too take plain Java while
+ * cold: a first call of 2^20 elements on the Vector API's loops took 1.0–2.7 s, the first ten
+ * 2.8–5.1 s, against 0.35–0.5 and 0.43–0.71 s in plain Java (fresh JVMs, Zen 3). Small calls run
+ * on the calling thread alone ({@link #plainCall}); larger ones are split across the compute
+ * threads, whose loops follow the call's ({@link #enterCall}). Both paths give the same bits
+ * (VectorFreeAgreementTest, ColdWarmAgreementTest), so a result never depends on when it was
+ * computed. The loops that still round in an order of their own on each path keep the Vector API
+ * from the first call: GroupNorm backward's and PReLU backward's 16-bit direct loops (their fp32
+ * chunk sums, {@link DirectOperands#supportedWithOwnHalfSums}) and GroupNorm backward's 16-bit
+ * update.
  *
  * <p>{@code -Daclnn4j.warmup=false} takes the Vector API's loops from the first call (a program
  * that runs long enough not to care); {@code -Daclnn4j.warmup=cold} stays on plain Java (for tests
@@ -51,19 +52,19 @@ public final class Warmup {
     /** What ended the warm-up early, if anything did (a bug: tests look at it). */
     static volatile Throwable failure;
     /**
-     * Calls of at most this many elements take plain Java while the loops are cold. Above it, the
-     * Vector API's loops win within the first hundred calls (fresh JVMs, Zen 3, one plain-Java
-     * thread per call: PReLU backward at 2^18 elements, 1,000 calls 5.2 s on plain Java against 1.7
-     * s on the vector loops; BCE with logits at 2^16, 3.3 against 2.6 s, but its first 100 calls 0.8
-     * against 2.3 s; at 2^15 plain Java wins throughout: PReLU backward 1.0 against 1.3 s, GroupNorm
-     * backward 0.8–1.0 against 1.6 s).
+     * A cold call of at most this many elements runs its plain Java on the calling thread alone
+     * (see {@link #plainCall}); a larger one is split across the compute threads as usual.
      */
     public static final long SMALL_CALL = 1 << 16;
-    /** The family bit of the small call this thread runs while some loops are cold, or 0. */
+    /**
+     * [0]: the family bit of the call this thread runs while some loops are cold (a compute thread:
+     * of the call it helps with), or 0; [1]: 1 while that call is of at most {@link #SMALL_CALL}
+     * elements.
+     */
     private static final ThreadLocal<int[]> CALL = new ThreadLocal<>() {
         @Override
         protected int[] initialValue() {
-            return new int[1];
+            return new int[2];
         }
     };
 
@@ -124,21 +125,17 @@ public final class Warmup {
     }
 
     /**
-     * Whether a call of {@code family} and {@code elements} planned now should take its plain-Java
-     * path (its phase 2, {@link #begin}, asks the warm-up for the family's loops).
+     * Whether a call of {@code family} planned now should take its plain-Java path (its phase 2,
+     * {@link #begin}, asks the warm-up for the family's loops). Large calls too: the Vector API's
+     * loops run interpreted or boxed until C2 has compiled them (see the class comment).
      */
-    static boolean cold(Family family, long elements) {
-        return (family.bit() & ~warmBits & smallMask(elements)) != 0;
-    }
-
-    /** All bits for a call of at most {@link #SMALL_CALL} elements, else none. */
-    private static int smallMask(long elements) {
-        return (int) ((elements - SMALL_CALL - 1) >> 63);
+    static boolean cold(Family family) {
+        return (family.bit() & ~warmBits) != 0;
     }
 
     /**
-     * 1 if the call this thread is running takes its plain-Java path (a small call whose family is
-     * cold), else 0: an index, not a branch, so that code compiled before a family warms does not
+     * 1 if the call this thread is running takes its plain-Java path (its family is cold), else 0:
+     * an index, not a branch, so that code compiled before a family warms does not
      * meet a branch it has never taken when it does (every kernel that inlined such a branch was
      * deoptimized at once).
      */
@@ -190,8 +187,8 @@ public final class Warmup {
     }
 
     /**
-     * Marks the start of phase 2 of a call of {@code family} and {@code elements} on this thread: if
-     * it is small, each of its loops takes plain Java while its family is cold. Returns what
+     * Marks the start of phase 2 of a call of {@code family} and {@code elements} on this thread:
+     * each of its loops takes plain Java while its family is cold. Returns what
      * {@link #end} needs; a call that never asks for a Vector API loop (NLLLoss) starts no warm-up.
      * (A pair of calls rather than a wrapper taking the call as a lambda, which would capture an
      * object per call in phase 2, which allocates nothing.)
@@ -200,37 +197,50 @@ public final class Warmup {
         if (warmBits == EVERY_FAMILY) {
             return false;
         }
-        // Every call asks, large ones too: their loops compile as they run, so the warm-up's rounds
-        // of them end soon, and small calls the program makes later find them warm instead of taking
-        // plain Java (whose second implementation behind the loops' call sites deoptimized the code
-        // the large calls had compiled: JitStabilityTest). LAYOUTS in case its views are strided;
-        // NLLLoss (NONE) has no loops of its own, and its small strided calls keep plain Java's
-        // panels rather than start a warm-up for them.
+        // Every call asks for its family, and LAYOUTS in case its views are strided; NLLLoss (NONE)
+        // has no loops of its own, and its strided calls keep plain Java's panels rather than start
+        // a warm-up for them.
         int bit = family.bit();
         int wanted = family == Family.NONE ? 0 : bit | Family.LAYOUTS.bit();
         if ((ASKED.get() & wanted) != wanted) {
             ask(wanted);
-        }
-        if (elements > SMALL_CALL) { // the Vector API's loops at once
-            return false;
         }
         int[] call = CALL.get();
         if (call[0] != 0) {
             return false;
         }
         call[0] = bit;
+        call[1] = elements <= SMALL_CALL ? 1 : 0;
         return true;
     }
 
     /**
-     * Whether this thread runs a call on its plain-Java path: such a call is not split across the
-     * compute threads ({@link Parallel#forEach}). Its code is still interpreted or barely compiled
-     * on every thread that runs it, and on two cores a helper takes the core the warm-up thread
-     * needs: PReLU backward at 2^15 elements, first call 192 ms on one thread against 606–657 ms
-     * on two, 1,000 calls 1.1 s against 3.4–4.5 s (fresh JVMs, Zen 3, {@code bench.ColdStart}).
+     * Whether this thread runs a call of at most {@link #SMALL_CALL} elements on its plain-Java
+     * path: such a call is not split across the compute threads ({@link Parallel#forEach}). Its
+     * code is still interpreted or barely compiled on every thread that runs it, and on two cores a
+     * helper takes the core the warm-up thread needs: PReLU backward at 2^15 elements, first call
+     * 192 ms on one thread against 606–657 ms on two, 1,000 calls 1.1 s against 3.4–4.5 s (fresh
+     * JVMs, Zen 3, {@code bench.ColdStart}).
      */
     static boolean plainCall() {
-        return (CALL.get()[0] & ~warmBits) != 0;
+        int[] call = CALL.get();
+        return (call[0] & ~warmBits) != 0 && call[1] != 0;
+    }
+
+    /** The family bit of the call this thread runs, for the compute threads that help with it. */
+    static int callBits() {
+        return CALL.get()[0];
+    }
+
+    /**
+     * Makes {@code bits} ({@link #callBits} of the call a compute thread helps with) this thread's
+     * call, so that its loops take the path the call's take; returns what it was.
+     */
+    static int enterCall(int bits) {
+        int[] call = CALL.get();
+        int before = call[0];
+        call[0] = bits;
+        return before;
     }
 
     /** Ends what {@link #begin} started, given what it returned. */

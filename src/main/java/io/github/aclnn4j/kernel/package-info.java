@@ -37,9 +37,10 @@
  *     {@code Tiling} and the rows treat it as any other operand; broadcast operands touch little
  *     memory and do not decide the tiling.</li>
  * <li><b>Plain Java until the Vector API's loops are compiled.</b> A Vector API loop runs 10–100
- *     times slower than plain Java until C2 has compiled it; a small call takes the plain-Java path
- *     (the same bits) while {@link io.github.aclnn4j.kernel.Warmup} runs every Vector API loop on
- *     a daemon thread of its own, and the Vector API's loops once that is done.</li>
+ *     times slower than plain Java until C2 has compiled it; a call, small or large, takes the
+ *     plain-Java path (the same bits) while {@link io.github.aclnn4j.kernel.Warmup} runs the Vector
+ *     API loops calls ask for on a daemon thread of its own, and the Vector API's loops once that
+ *     is done.</li>
  * <li><b>Sums in a fixed order.</b> Reductions sum per block or row and combine in a fixed order,
  *     so results never depend on the thread count; a different layout may group the terms
  *     differently.</li>

@@ -20,10 +20,10 @@ class WarmupTest {
         long deadline = System.nanoTime() + TWO_MINUTES;
         for (Warmup.Family family : Warmup.Family.values()) {
             askFor(family);
-            while (Warmup.cold(family, 1) && System.nanoTime() < deadline) {
+            while (Warmup.cold(family) && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
-            assertFalse(Warmup.cold(family, 1), () -> family + " still cold after two minutes");
+            assertFalse(Warmup.cold(family), () -> family + " still cold after two minutes");
         }
         assertTrue(Warmup.allWarm(), "every family warm");
         assertNull(Warmup.failure, "what ended the warm-up");
@@ -36,7 +36,7 @@ class WarmupTest {
         }
         String output = ChildJvm.run(WarmupTest.class);
         assertTrue(output.contains("asked: warm; others: cold; then asked: warm"), output);
-        assertTrue(output.contains("loops while cold: plain, plain; once warm: vector, vector; large: vector"), output);
+        assertTrue(output.contains("loops while cold: plain, plain; once warm: vector, vector; large while cold: plain"), output);
     }
 
     /** The element and layout loops a small call of {@code family} takes now ("plain" or "vector", twice). */
@@ -57,19 +57,19 @@ class WarmupTest {
 
     /**
      * Probe: asks for BCE with logits' loops; once they are warm (and a second later) reports whether
-     * GroupNorm's are; then makes a large GroupNorm call, which takes the Vector API's loops and asks
-     * for GroupNorm's, and reports whether they get warm. Also which loops a small call takes before
+     * GroupNorm's are; then makes a large GroupNorm call, which takes plain Java too while its
+     * family is cold and asks for GroupNorm's, and reports whether they get warm. Also which loops a small call takes before
      * and after.
      */
     public static void main(String[] args) throws InterruptedException {
         long start = System.nanoTime();
         long deadline = start + TWO_MINUTES;
         String cold = loopsOfASmallCall(Warmup.Family.BCE_WITH_LOGITS); // which asks for them too
-        while (Warmup.cold(Warmup.Family.BCE_WITH_LOGITS, 1) && System.nanoTime() < deadline) {
+        while (Warmup.cold(Warmup.Family.BCE_WITH_LOGITS) && System.nanoTime() < deadline) {
             Thread.sleep(2);
         }
         boolean asked = Warmup.warm(Warmup.Family.BCE_WITH_LOGITS);
-        while (Warmup.cold(Warmup.Family.LAYOUTS, 1) && System.nanoTime() < deadline) {
+        while (Warmup.cold(Warmup.Family.LAYOUTS) && System.nanoTime() < deadline) {
             Thread.sleep(2);
         }
         String warm = loopsOfASmallCall(Warmup.Family.BCE_WITH_LOGITS);
@@ -77,17 +77,17 @@ class WarmupTest {
         Thread.sleep(1000);
         boolean others = Warmup.warm(Warmup.Family.GROUP_NORM) || Warmup.allWarm();
         long later = System.nanoTime();
-        // a large GroupNorm call: the Vector API's loops at once, and it asks for its family's warm-up
+        // a large GroupNorm call: plain Java while cold, as small ones, and it asks for its family's warm-up
         boolean large = Warmup.begin(Warmup.Family.GROUP_NORM, Warmup.SMALL_CALL + 1);
         String largeLoops = BulkMath.current() == BulkMath.PLAIN ? "plain" : "vector";
         Warmup.end(large);
-        while (Warmup.cold(Warmup.Family.GROUP_NORM, 1) && System.nanoTime() < deadline) {
+        while (Warmup.cold(Warmup.Family.GROUP_NORM) && System.nanoTime() < deadline) {
             Thread.sleep(2);
         }
         System.out.printf("asked: %s; others: %s; then asked: %s (%.0f ms to the first family, %.0f ms to the"
                 + " second; failure %s)%n", asked ? "warm" : "cold", others ? "warm" : "cold",
                 Warmup.warm(Warmup.Family.GROUP_NORM) ? "warm" : "cold", asking / 1e6,
                 (System.nanoTime() - later) / 1e6, Warmup.failure);
-        System.out.println("loops while cold: " + cold + "; once warm: " + warm + "; large: " + largeLoops);
+        System.out.println("loops while cold: " + cold + "; once warm: " + warm + "; large while cold: " + largeLoops);
     }
 }

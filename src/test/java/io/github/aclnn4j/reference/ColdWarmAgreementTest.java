@@ -14,18 +14,20 @@ import org.junit.jupiter.api.Test;
  * A call gives the same bits whether it runs before the Vector API's loops are warm (plain Java,
  * {@code -Daclnn4j.warmup=cold}) or after ({@code -Daclnn4j.warmup=false}: the Vector API's loops
  * from the first call): every operator's seeded cases, every dtype, mixed layouts and dense ones,
- * in two child JVMs that both have the module. A program's numbers must not depend on how long it
- * has been running.
+ * small and large (whose plain Java is split across the compute threads), in two child JVMs that
+ * both have the module. A program's numbers must not depend on how long it has been running.
  */
 class ColdWarmAgreementTest {
     private static final int SEEDS = 30;
+    private static final int LARGE_SEEDS = 3;
     private static final Map<String, BiFunction<Long, Boolean, long[][]>> OPERATORS = OperatorCases.all();
+    private static final Map<String, BiFunction<Long, Boolean, long[][]>> LARGE = OperatorCases.large();
 
     @Test
     void sameBitsColdAndWarm() throws Exception {
         List<String> cold = cases("-Daclnn4j.warmup=cold");
         List<String> warm = cases("-Daclnn4j.warmup=false");
-        assertEquals(OPERATORS.size() * SEEDS * 2, cold.size(), "cases run cold");
+        assertEquals((OPERATORS.size() * SEEDS + LARGE.size() * LARGE_SEEDS) * 2, cold.size(), "cases run cold");
         assertEquals(cold.size(), warm.size(), "cases run warm");
         List<String> differing = new ArrayList<>();
         for (int i = 0; i < cold.size(); i++) {
@@ -44,9 +46,13 @@ class ColdWarmAgreementTest {
     /** The child's side: {@code case OPERATOR seed S dense D digest H} per case, on stdout. */
     public static void main(String[] args) {
         TestDevice.init();
-        long first = 0xC0_0000L;
-        for (Map.Entry<String, BiFunction<Long, Boolean, long[][]>> op : OPERATORS.entrySet()) {
-            for (long seed = first; seed < first + SEEDS; seed++) {
+        print(OPERATORS, SEEDS, 0xC0_0000L);
+        print(LARGE, LARGE_SEEDS, 0xC8_0000L);
+    }
+
+    private static void print(Map<String, BiFunction<Long, Boolean, long[][]>> operators, int seeds, long first) {
+        for (Map.Entry<String, BiFunction<Long, Boolean, long[][]>> op : operators.entrySet()) {
+            for (long seed = first; seed < first + seeds; seed++) {
                 for (boolean dense : new boolean[] {false, true}) {
                     System.out.println(OperatorCases.line(op.getKey(), seed, dense, op.getValue().apply(seed, dense)));
                 }

@@ -13,22 +13,34 @@ import java.util.function.BiFunction;
 final class OperatorCases {
     /** The largest case: a few blocks of 4096 and a remainder, so that calls split and leave tails. */
     static final int MAX_NUMEL = 3 * 4096 + 100;
+    /**
+     * The largest of the large cases: past {@code Warmup.SMALL_CALL} and the threshold for going
+     * parallel, so that a cold call's plain Java is split across the compute threads.
+     */
+    static final int LARGE_NUMEL = 2 * 65536 + 4096 + 100;
 
     /** (seed, dense) to the case's output bits, by operator name. */
     private static final Map<String, BiFunction<Long, Boolean, long[][]>> ALL = new LinkedHashMap<>();
+    /** The same, at up to {@link #LARGE_NUMEL} elements. */
+    private static final Map<String, BiFunction<Long, Boolean, long[][]>> LARGE = new LinkedHashMap<>();
 
     static {
-        ALL.put("BinaryCrossEntropyBackward", (s, d) -> BinaryCrossEntropyBackwardCase.run(s, MAX_NUMEL, d));
-        ALL.put("BinaryCrossEntropyWithLogits", (s, d) -> BinaryCrossEntropyWithLogitsCase.run(s, MAX_NUMEL, d));
-        ALL.put("PreluBackward", (s, d) -> PreluBackwardCase.run(s, MAX_NUMEL, d));
-        ALL.put("GroupNormBackward", (s, d) -> GroupNormBackwardCase.run(s, MAX_NUMEL, d));
-        ALL.put("NllLossBackward", (s, d) -> NllLossBackwardCase.run(s, MAX_NUMEL, d));
-        ALL.put("BinaryCrossEntropy", (s, d) -> BinaryCrossEntropyCase.run(s, MAX_NUMEL, d));
-        ALL.put("Prelu", (s, d) -> PreluCase.run(s, MAX_NUMEL, d));
-        ALL.put("GroupNorm", (s, d) -> GroupNormCase.run(s, MAX_NUMEL, d));
-        ALL.put("NllLoss", (s, d) -> NllLossCase.run(s, MAX_NUMEL, d));
-        ALL.put("BinaryCrossEntropyWithLogitsBackward",
-                (s, d) -> BinaryCrossEntropyWithLogitsBackwardCase.run(s, MAX_NUMEL, d));
+        put(MAX_NUMEL, ALL);
+        put(LARGE_NUMEL, LARGE);
+    }
+
+    private static void put(int max, Map<String, BiFunction<Long, Boolean, long[][]>> into) {
+        into.put("BinaryCrossEntropyBackward", (s, d) -> BinaryCrossEntropyBackwardCase.run(s, max, d));
+        into.put("BinaryCrossEntropyWithLogits", (s, d) -> BinaryCrossEntropyWithLogitsCase.run(s, max, d));
+        into.put("PreluBackward", (s, d) -> PreluBackwardCase.run(s, max, d));
+        into.put("GroupNormBackward", (s, d) -> GroupNormBackwardCase.run(s, max, d));
+        into.put("NllLossBackward", (s, d) -> NllLossBackwardCase.run(s, max, d));
+        into.put("BinaryCrossEntropy", (s, d) -> BinaryCrossEntropyCase.run(s, max, d));
+        into.put("Prelu", (s, d) -> PreluCase.run(s, max, d));
+        into.put("GroupNorm", (s, d) -> GroupNormCase.run(s, max, d));
+        into.put("NllLoss", (s, d) -> NllLossCase.run(s, max, d));
+        into.put("BinaryCrossEntropyWithLogitsBackward",
+                (s, d) -> BinaryCrossEntropyWithLogitsBackwardCase.run(s, max, d));
     }
 
     private OperatorCases() {}
@@ -36,6 +48,11 @@ final class OperatorCases {
     /** Every operator. */
     static Map<String, BiFunction<Long, Boolean, long[][]>> all() {
         return ALL;
+    }
+
+    /** Every operator, at up to {@link #LARGE_NUMEL} elements. */
+    static Map<String, BiFunction<Long, Boolean, long[][]>> large() {
+        return LARGE;
     }
 
     /** The operators named, in that order. */
