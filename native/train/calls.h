@@ -1,6 +1,6 @@
 /*
- * One call of each of the ten operators through the C ABI, at 2^12 FLOAT elements: the lines of
- * bench/cold.txt, which name them. The AOT cache's training run (train.c) makes every one of them;
+ * One call of each of the ten operators through the C ABI, at 2^12 FLOAT elements: the first ten
+ * lines of bench/cold.txt, which name them. The AOT cache's training run (train.c) makes every one of them;
  * the cold-start bench (bench/cold.c) makes one again and again from a fresh process.
  * A failing C function ends the process with its status and message on stderr.
  */
@@ -28,7 +28,7 @@
 #define CALL_LINES 10
 #define CALL_TENSORS 8
 
-/* bench/cold.txt's lines, in its order: calls[i] makes CALL_LINE[i]. */
+/* bench/cold.txt's 2^12 lines, in its order: call_make(c, i) makes CALL_LINE[i]. */
 static const char *const CALL_LINE[CALL_LINES] = {
     "op=bce_backward dtype=FLOAT shape=64,64 grad=dense weight=none reduction=none",
     "op=bce_logits dtype=FLOAT shape=64,64 weight=none posweight=none reduction=mean",
@@ -110,7 +110,7 @@ static const int64_t CALL_CLASSES[] = {16};
 static const int64_t CALL_ONE[] = {1};
 static const int64_t CALL_SCALAR[] = {0}; /* the shape of a 0-d tensor (rank 0) */
 
-/* Makes the tensors of bench/cold.txt's line number `line` (0-based, comments left out). */
+/* Makes the tensors of CALL_LINE[line]. */
 static inline void call_make(call_t *c, int line) {
     memset(c, 0, sizeof *c);
     c->line = line;
