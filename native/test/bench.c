@@ -6,12 +6,11 @@
  *          -L PREFIX/lib -lascendcl -lnnopbase -lopapi -ldl -Wl,-rpath,PREFIX/lib
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <jni.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "../train/jvm_env.h"
 #include "acl/acl.h"
 #include "aclnnop/aclnn_binary_cross_entropy_backward.h"
 
@@ -63,34 +62,6 @@ static aclTensor *tensor(float value, void **device) {
     return aclCreateTensor(shape, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 2, *device);
 }
 
-/* The JNIEnv of this thread, from the JVM the libraries started (found through /proc/self/maps). */
-static JNIEnv *jni_env(void) {
-    FILE *maps = fopen("/proc/self/maps", "r");
-    char line[4096], *path = NULL;
-    while (maps != NULL && fgets(line, sizeof line, maps) != NULL) {
-        char *at = strstr(line, "/libjvm.so");
-        if (at != NULL) {
-            at[strlen("/libjvm.so")] = '\0';
-            path = strchr(line, '/');
-            break;
-        }
-    }
-    if (maps != NULL) {
-        fclose(maps);
-    }
-    void *libjvm = path == NULL ? NULL : dlopen(path, RTLD_NOW | RTLD_NOLOAD);
-    jint (*created)(JavaVM **, jsize, jsize *) =
-        libjvm == NULL ? NULL : (jint(*)(JavaVM **, jsize, jsize *))dlsym(libjvm, "JNI_GetCreatedJavaVMs");
-    JavaVM *vm;
-    jsize count = 0;
-    JNIEnv *env = NULL;
-    if (created == NULL || created(&vm, 1, &count) != JNI_OK || count != 1 ||
-        (*vm)->AttachCurrentThread(vm, (void **)&env, NULL) != JNI_OK) {
-        return NULL;
-    }
-    return env;
-}
-
 int main(void) {
     double t0 = now_us();
     check(aclInit(NULL), "aclInit");
@@ -137,7 +108,7 @@ int main(void) {
     }
     MEASURE(trip_us, 100000, aclrtGetDevice(&device));
 
-    JNIEnv *env = jni_env();
+    JNIEnv *env = started_jvm_env();
     jclass entries = env == NULL ? NULL : (*env)->FindClass(env, "io/github/aclnn4j/nativeabi/RuntimeEntries");
     jmethodID entry = entries == NULL ? NULL : (*env)->GetStaticMethodID(env, entries, "aclrtGetDevice", "(J)I");
     if (entry != NULL) {

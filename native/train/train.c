@@ -9,46 +9,21 @@
  *          -lascendcl -lnnopbase -lopapi -ldl
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <jni.h>
-
 #include "calls.h"
+#include "jvm_env.h"
 
 /* Enough calls of each for the JIT's profiles, little enough for a build step (about a second). */
 #define TRAIN_CALLS 200
 
-/* System.exit(0) in the JVM the libraries started (found through the libjvm they loaded). */
+/* System.exit(0) in the JVM the libraries started: the JVM writes the cache as it ends. */
 static void exit_jvm(void) {
-    FILE *maps = fopen("/proc/self/maps", "r");
-    char line[4096];
-    char *path = NULL;
-    while (maps != NULL && path == NULL && fgets(line, sizeof line, maps) != NULL) {
-        char *at = strstr(line, "/libjvm.so");
-        if (at != NULL) {
-            at[strlen("/libjvm.so")] = '\0';
-            path = strchr(line, '/');
-        }
-    }
-    if (maps != NULL) {
-        fclose(maps);
-    }
-    void *libjvm = path == NULL ? NULL : dlopen(path, RTLD_NOW | RTLD_NOLOAD);
-    jint (*created)(JavaVM **, jsize, jsize *) =
-        libjvm == NULL ? NULL : (jint(*)(JavaVM **, jsize, jsize *))dlsym(libjvm, "JNI_GetCreatedJavaVMs");
-    JavaVM *vm;
-    jsize count = 0;
-    JNIEnv *env = NULL;
-    if (created == NULL || created(&vm, 1, &count) != JNI_OK || count != 1 ||
-        (*vm)->AttachCurrentThread(vm, (void **)&env, NULL) != JNI_OK) {
-        fprintf(stderr, "train: cannot find the JVM to end it\n");
-        exit(1);
-    }
-    jclass system = (*env)->FindClass(env, "java/lang/System");
+    JNIEnv *env = started_jvm_env();
+    jclass system = env == NULL ? NULL : (*env)->FindClass(env, "java/lang/System");
     jmethodID exit_method = system == NULL ? NULL : (*env)->GetStaticMethodID(env, system, "exit", "(I)V");
     if (exit_method != NULL) {
         (*env)->CallStaticVoidMethod(env, system, exit_method, 0); /* does not return */
     }
-    fprintf(stderr, "train: System.exit failed\n");
+    fprintf(stderr, "train: cannot end the JVM\n");
     exit(1);
 }
 
