@@ -92,8 +92,10 @@ printf '%s\n' "${template//@PREFIX@/$prefix}" >"$prefix/set_env.sh"
 if [ -f "$classpath" ]; then
   rm -f "$libdir/aclnn4j/aclnn4j.aot"
   trainer=$(mktemp)
-  if ! "$CC" -std=gnu11 -O2 "$here/train/train.c" -I "$prefix/include" -I "$jdk/include" -I "$jdk/include/linux"         -L "$libdir" -lascendcl -lnnopbase -lopapi -ldl -Wl,-rpath,"$libdir" -o "$trainer" ||
-     ! ACLNN4J_JAVA_HOME="$jdk" ACLNN4J_JAVA_OPTIONS="-XX:AOTCacheOutput=$libdir/aclnn4j/aclnn4j.aot"         "$trainer" >/dev/null 2>&1; then
+  if ! "$CC" -std=gnu11 -O2 "$here/train/train.c" -I "$prefix/include" -I "$jdk/include" -I "$jdk/include/linux" \
+        -L "$libdir" -lascendcl -lnnopbase -lopapi -ldl -Wl,-rpath,"$libdir" -o "$trainer" ||
+     ! ACLNN4J_JAVA_HOME="$jdk" ACLNN4J_JAVA_OPTIONS="-XX:AOTCacheOutput=$libdir/aclnn4j/aclnn4j.aot" \
+        "$trainer" >/dev/null 2>&1; then
     rm -f "$libdir/aclnn4j/aclnn4j.aot"
     echo "note: no AOT cache made (the training run failed); C programs start the JVM without one" >&2
   fi

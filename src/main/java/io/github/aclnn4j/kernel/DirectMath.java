@@ -17,9 +17,8 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Only the Vector API implementation exists: {@link #INSTANCE} is null without
  * {@code jdk.incubator.vector} or with {@code -Daclnn4j.vector=false}, and kernels then use rows,
- * as a small call does while {@link Warmup} finds these loops cold
- * ({@link DirectOperands#supported}). Loaded on first use: a call that never needs it (a small
- * one, cold) does not initialize the Vector API.
+ * as a call does while {@link Warmup} finds these loops cold ({@link DirectOperands#supported}).
+ * Loaded on first use: a call that never needs it (a cold one) does not initialize the Vector API.
  */
 public interface DirectMath {
     /** The implementation in use, or null. */

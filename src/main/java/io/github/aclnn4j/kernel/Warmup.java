@@ -143,11 +143,11 @@ public final class Warmup {
         return (-(CALL.get()[0] & ~warmBits)) >>> 31;
     }
 
-    /** As {@link #coldIndex()}, for the strided views' loops a small call takes ({@link Family#LAYOUTS}). */
+    /** As {@link #coldIndex()}, for the strided views' loops a call takes ({@link Family#LAYOUTS}). */
     static int coldLayoutsIndex() {
         int call = CALL.get()[0];
-        int small = (call | -call) >> 31; // all bits while a small call runs, else none
-        return (-(Family.LAYOUTS.bit() & small & ~warmBits)) >>> 31;
+        int running = (call | -call) >> 31; // all bits while a call runs, else none
+        return (-(Family.LAYOUTS.bit() & running & ~warmBits)) >>> 31;
     }
 
     /** [0]: the Vector API's loops once loaded ({@link #loaded}); [1]: plain Java. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.github.aclnn4j.testing.ChildJvm;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,7 +48,7 @@ class PlainCallsRunAloneTest {
         System.out.println("plain call: " + plain + " runs by workers; other work: " + (other > 0 ? "split" : "not split")
                 + " (begun " + begun + ")");
 
-        java.util.concurrent.atomic.AtomicInteger vectorTasks = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger vectorTasks = new AtomicInteger();
         Parallel.Tasks spinAndLook = (i, ws) -> {
             if (BulkMath.current() != BulkMath.PLAIN) {
                 vectorTasks.incrementAndGet();
