@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class ColdWarmAgreementTest {
     private static final int SEEDS = 30;
-    private static final int LARGE_SEEDS = 3;
+    private static final int LARGE_SEEDS = 6;
     private static final Map<String, BiFunction<Long, Boolean, long[][]>> OPERATORS = OperatorCases.all();
     private static final Map<String, BiFunction<Long, Boolean, long[][]>> LARGE = OperatorCases.large();
 
