@@ -20,7 +20,7 @@ import java.lang.foreign.MemorySegment;
  * as a call does while {@link Warmup} finds these loops cold ({@link DirectOperands#supported}).
  * Loaded on first use: a call that never needs it (a cold one) does not initialize the Vector API.
  */
-public interface DirectMath {
+public interface DirectMath extends HalfChunkMath {
     /** The implementation in use, or null. */
     DirectMath INSTANCE = Loader.load();
 
@@ -32,6 +32,12 @@ public interface DirectMath {
 
     /** Elements per loop step ({@link #STEP}); every {@code n} is a multiple of it. */
     int step();
+
+    /**
+     * fp32 lanes per vector of the 16-bit loops' chunk sums (the processor's vector width), which
+     * {@link PlainHalfChunkLoops} follows.
+     */
+    int chunkSumLanes();
 
     /**
      * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward},
@@ -66,13 +72,6 @@ public interface DirectMath {
             MemorySegment out, long outAt, int n);
 
     /**
-     * {@code out = x > 0 ? g : w·g}, returning {@code Σ min(x, 0)·g}, as {@link BulkMath#preluRow}:
-     * FLOAT adds in double, the 16-bit types in fp32 chunks as {@link #groupSums} does.
-     */
-    double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
-            long outAt, int n);
-
-    /**
      * FLOAT BCE-with-logits gradients, as {@link BulkMath#bceWithLogitsBackward}, with the same
      * operations and so the same bits; gradOutput {@code g}, weight {@code w} and posWeight
      * {@code pw} as {@link DirectOperands} lays them out (dense, a repeated value, or ones).
@@ -96,18 +95,6 @@ public interface DirectMath {
             long outAt, int n);
 
     /**
-     * GroupNorm's row sums over {@code rows} rows that start {@code rowLength} elements apart:
-     * {@code Σ a} and {@code Σ a·b} over the first {@code n} elements of each (a multiple of
-     * {@link #step()}; for FLOAT any count), stored as a pair of doubles per row at byte
-     * {@code sumsAt} of {@code sums}. FLOAT adds in double with {@link BulkMath#sumAndDot}'s
-     * operations in its order, so the same bits; the 16-bit types add in fp32 lanes within chunks
-     * of 2048 elements (2^-18 to 2^-16 relative error at most, by vector width) and add the chunks
-     * in double.
-     */
-    void groupSums(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength, long n,
-            MemorySegment sums, long sumsAt);
-
-    /**
      * GroupNorm forward's first pass, FLOAT: copies {@code n} floats from {@code x} into {@code dst}
      * and returns their sum in double, with {@link BulkMath#sumAndDot}'s operations in its order.
      */
@@ -122,14 +109,6 @@ public interface DirectMath {
     /** {@code out = (float) (ca·a + cb·b + bias)}, in double, as {@link BulkMath#affine}; {@code n} any count. */
     void affine(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb, double bias,
             MemorySegment out, long outAt, int n);
-
-    /**
-     * GroupNorm's fp32 update, as {@link BulkMath#groupNormUpdate}, for BFLOAT16 and FLOAT16: over the
-     * first {@code n} elements (a multiple of {@link #step()}) of {@code rows} rows that start
-     * {@code rowLength} elements apart, row {@code r} with {@code cdy[r]}.
-     */
-    void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows, long rowLength,
-            long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt);
 
     /**
      * GroupNorm's channels-last sums, FLOAT, over dense {@code [positions, channels]} memory:

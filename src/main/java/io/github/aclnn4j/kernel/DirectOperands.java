@@ -31,10 +31,25 @@ final class DirectOperands {
     /**
      * {@link #supported} for a kernel whose 16-bit direct loops add a sum in fp32 chunks of their own
      * (GroupNorm backward, PReLU backward): a 16-bit call is planned the same way warm or cold, so
-     * that its bits do not depend on when it was planned.
+     * that its bits do not depend on when it was planned, and while cold runs plain Java that adds
+     * in the loops' order ({@link #halfChunkMath}).
      */
     static boolean supportedWithOwnHalfSums(Warmup.Family family, DType dtype) {
         return dtype == DType.FLOAT ? supported(family, dtype) : supportedFromTheStart(dtype);
+    }
+
+    /**
+     * The {@link HalfChunkMath} loops a call of a kernel planned with
+     * {@link #supportedWithOwnHalfSums} takes now: the Vector API's once its operator's loops are
+     * warm, before that plain Java with the same bits. Only there once {@link #math()} is.
+     */
+    static HalfChunkMath halfChunkMath() {
+        return HalfChunkPaths.PATHS[Warmup.coldIndex()]; // an index, not a branch (see Warmup#coldIndex)
+    }
+
+    /** [0]: the Vector API's loops; [1]: plain Java following them. Loaded with the first 16-bit call. */
+    private static final class HalfChunkPaths {
+        static final HalfChunkMath[] PATHS = {math(), new PlainHalfChunkLoops(math().chunkSumLanes())};
     }
 
     /** Whether direct loops exist for {@code dtype}, cold or not. */

@@ -192,7 +192,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
             for (int r = 0; r < rows; r++) {
                 cdy[r] = (float) (coef[0] * (gammas == null ? 1 : gammas[r]));
             }
-            BulkMath.fastest().groupNormUpdateRows(a, b, rows, row, cdy, (float) coef[1], mu, (float) coef[3]);
+            BulkMath.current().groupNormUpdateRows(a, b, rows, row, cdy, (float) coef[1], mu, (float) coef[3]);
         } else {
             double[] cdy = s.rowScales(rows);
             for (int r = 0; r < rows; r++) {
@@ -244,10 +244,11 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
             MemorySegment workspace) {
         DirectMath math = DirectOperands.math();
         DType dt = dy.dtype();
+        HalfChunkMath sums = dt == DType.FLOAT ? math : DirectOperands.halfChunkMath(); // plain Java while cold
         long firstRow = i * c + g * d;
         long first = firstRow * hxw;
         long part = dt == DType.FLOAT ? hxw : hxw - hxw % math.step(); // FLOAT's loops take whole rows
-        math.groupSums(dt, dy.segment(), dy.denseOffset(first), x.segment(), x.denseOffset(first), d, hxw, part,
+        sums.groupSums(dt, dy.segment(), dy.denseOffset(first), x.segment(), x.denseOffset(first), d, hxw, part,
                 workspace, 16 * firstRow);
         if (part < hxw) {
             for (long row = firstRow; row < firstRow + d; row++) {
@@ -281,7 +282,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
                     cdy[r] = (float) (rs * (gammas == null ? 1 : gammas[(int) r0 + r]));
                 }
                 long start = (firstRow + r0) * hxw;
-                math.groupNormUpdate(dt, dy.segment(), dy.denseOffset(start), x.segment(), x.denseOffset(start), rows,
+                sums.groupNormUpdate(dt, dy.segment(), dy.denseOffset(start), x.segment(), x.denseOffset(start), rows,
                         hxw, part, cdy, (float) coefX, mu, (float) k, gradInput.segment(),
                         gradInput.denseOffset(start));
             }
@@ -333,7 +334,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
             dy.gather(start, s.a, len);
             x.gather(start, s.b, len);
             if (half) {
-                BulkMath.fastest().groupNormUpdate(s.a, s.b, 0, len, (float) coefDy, (float) coefX, mean, (float) k);
+                BulkMath.current().groupNormUpdate(s.a, s.b, 0, len, (float) coefDy, (float) coefX, mean, (float) k);
             } else {
                 BulkMath.current().affine(s.a, s.b, 0, len, coefDy, coefX, bias);
             }

@@ -230,7 +230,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
         int done = denseRows ? len - len % DirectMath.STEP : 0;
         double sum = 0;
         if (done > 0) {
-            sum = direct ? DirectOperands.math().prelu(gradInput.dtype(), self.segment(), self.denseOffset(start),
+            sum = direct ? DirectOperands.halfChunkMath().prelu(gradInput.dtype(), self.segment(), self.denseOffset(start),
                     grad.segment(), grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start),
                     done) : rowRun(start, done, wk);
         }

@@ -12,7 +12,7 @@ package io.github.aclnn4j.kernel;
  * them in an array; {@link DirectMath#STEP} fixes where a kernel's direct loops leave
  * elements to rows. Not following it yet: the 16-bit direct loops' fp32 chunk sums (GroupNorm
  * backward, PReLU backward), whose bits therefore still depend on the vector width and on the
- * Vector API being there. BCE's and BCE with logits' sums of their losses have an order of their
+ * Vector API being there ({@link PlainHalfChunkLoops} follows them while they are cold). BCE's and BCE with logits' sums of their losses have an order of their
  * own, {@link #chunkedSum}.
  */
 final class SumOrder {

@@ -34,6 +34,11 @@ final class VectorDirectMath implements DirectMath {
     }
 
     @Override
+    public int chunkSumLanes() {
+        return VectorLanes.F.length();
+    }
+
+    @Override
     public boolean supports(DType dtype) {
         return dtype == DType.FLOAT || dtype == DType.BF16 || dtype == DType.FLOAT16;
     }

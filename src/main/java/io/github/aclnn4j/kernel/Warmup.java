@@ -23,10 +23,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * on the calling thread alone ({@link #plainCall}); larger ones are split across the compute
  * threads, whose loops follow the call's ({@link #enterCall}). Both paths give the same bits
  * (VectorFreeAgreementTest, ColdWarmAgreementTest), so a result never depends on when it was
- * computed. The loops that still round in an order of their own on each path keep the Vector API
- * from the first call: GroupNorm backward's and PReLU backward's 16-bit direct loops (their fp32
- * chunk sums, {@link DirectOperands#supportedWithOwnHalfSums}) and GroupNorm backward's 16-bit
- * update.
+ * computed. GroupNorm backward's and PReLU backward's 16-bit direct loops, whose fp32 chunk sums
+ * have an order of their own, are planned alike cold or warm
+ * ({@link DirectOperands#supportedWithOwnHalfSums}) and run as plain Java that follows that order
+ * while cold ({@link PlainHalfChunkLoops}): on the Vector API's loops, a first BFLOAT16 PReLU backward
+ * call of 2^20 elements took 2.4 s, in plain Java 0.3 s.
  *
  * <p>{@code -Daclnn4j.warmup=false} takes the Vector API's loops from the first call (a program
  * that runs long enough not to care); {@code -Daclnn4j.warmup=cold} stays on plain Java (for tests
