@@ -111,6 +111,15 @@ public interface DirectMath extends HalfChunkMath {
             MemorySegment out, long outAt, int n);
 
     /**
+     * {@link #affine} over rows laid end to end whose {@code ca} differs by row, FLOAT: element i's is
+     * {@code rs·γ}, with {@code γ} the double at byte {@code gammaAt + 8i} of {@code gamma} (its
+     * row's γ, repeated along the row), the product a caller of {@link #affine} forms per row, so
+     * the same bits; {@code n} any count. One loop for a whole group of short rows.
+     */
+    void affineScaled(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, MemorySegment gamma,
+            long gammaAt, double rs, double cb, double bias, MemorySegment out, long outAt, int n);
+
+    /**
      * GroupNorm's channels-last sums, FLOAT, over dense {@code [positions, channels]} memory:
      * {@code sum[c] += x[p, c]} in position order, as {@link BulkMath#addChannelRows} without dots.
      */

@@ -214,6 +214,31 @@ final class GroupNormBackwardVectorLoops {
         }
     }
 
+    static void affineScaled(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, MemorySegment gamma,
+            long gammaAt, double rs, double cb, double bias, MemorySegment out, long outAt, int n) {
+        if (dtype != DType.FLOAT) {
+            throw unsupported(dtype);
+        }
+        a = (MemorySegment) NATIVE.cast(a);
+        b = (MemorySegment) NATIVE.cast(b);
+        gamma = (MemorySegment) NATIVE.cast(gamma);
+        out = (MemorySegment) NATIVE.cast(out);
+        long end = 4L * (n - n % FD.length());
+        for (long o = 0; o < end; o += FD_BYTES) {
+            DoubleVector ca = DoubleVector.fromMemorySegment(D, gamma, gammaAt + 2 * o, ORDER).mul(rs);
+            DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aAt + o, ORDER)
+                    .convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bAt + o, ORDER)
+                    .convertShape(VectorOperators.F2D, D, 0);
+            DoubleVector r = ad.mul(ca).add(bd.mul(cb)).add(bias);
+            ((FloatVector) r.convertShape(VectorOperators.D2F, FD, 0)).intoMemorySegment(out, outAt + o, ORDER);
+        }
+        for (long o = end; o < 4L * n; o += 4) { // the last elements, with the same operations
+            double ca = rs * gamma.get(F64, gammaAt + 2 * o);
+            out.set(F32, outAt + o, (float) (ca * a.get(F32, aAt + o) + cb * b.get(F32, bAt + o) + bias));
+        }
+    }
+
     static void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows,
             long rowLength, long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt) {
         switch (dtype) {

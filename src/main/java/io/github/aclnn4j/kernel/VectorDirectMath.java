@@ -116,6 +116,12 @@ final class VectorDirectMath implements DirectMath {
     }
 
     @Override
+    public void affineScaled(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, MemorySegment gamma,
+            long gammaAt, double rs, double cb, double bias, MemorySegment out, long outAt, int n) {
+        GroupNormBackwardVectorLoops.affineScaled(dtype, a, aAt, b, bAt, gamma, gammaAt, rs, cb, bias, out, outAt, n);
+    }
+
+    @Override
     public void groupNormUpdate(DType dtype, MemorySegment dy, long dyAt, MemorySegment x, long xAt, int rows,
             long rowLength, long n, float[] cdy, float cx, float mean, float k, MemorySegment out, long outAt) {
         GroupNormBackwardVectorLoops.groupNormUpdate(dtype, dy, dyAt, x, xAt, rows, rowLength, n, cdy, cx, mean, k,

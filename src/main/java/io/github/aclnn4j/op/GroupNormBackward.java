@@ -141,8 +141,8 @@ public final class GroupNormBackward {
         StridedView dy = check.view("gradOut", gradOut);
         StridedView x = check.view("input", input);
         StridedView gi = wantInput ? check.view("gradInput", gradInput) : null;
-        return check.plan(GroupNormBackwardKernel.workspaceBytes(n, c), total,
-                new GroupNormBackwardKernel(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb));
+        GroupNormBackwardKernel kernel = new GroupNormBackwardKernel(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb);
+        return check.plan(kernel.workspaceBytes(), total, kernel);
     }
 
     private static long product(long a, long b, long d) {

@@ -498,6 +498,22 @@ class DirectMathTest {
                 rows = a.clone();
                 BulkMath.fastest().affine(rows, b, 0, N, 0.3, -1.7, 0.01);
                 assertElementwise(dt, rows, out, 6, "affine");
+                // rows of 49 with a γ each, through one loop over a per-element copy of γ
+                int row = 49;
+                MemorySegment gammas = arena.allocate(8L * N + 16);
+                float[] unscaled = rows;
+                rows = a.clone();
+                for (int r = 0; r * row < N; r++) {
+                    double gamma = (float) rng.nextDouble(-2, 2);
+                    int end = Math.min(N, (r + 1) * row);
+                    for (int i = r * row; i < end; i++) {
+                        gammas.set(F64, 8 + 8L * i, gamma);
+                    }
+                    BulkMath.fastest().affine(rows, b, r * row, end, 0.3 * gamma, -1.7, 0.01);
+                }
+                System.arraycopy(unscaled, N - 3, rows, N - 3, 3); // left as they were: a count with a tail
+                math.affineScaled(dt, as, 2, bs, 4, gammas, 8, 0.3, -1.7, 0.01, out, 6, N - 3);
+                assertElementwise(dt, rows, out, 6, "affine with γ per element");
             } else {
                 // 1.5·x alone: with an odd 16-bit significand, a rounding tie
                 float[] cdy = {0f, 0f, 0f, 0f};
