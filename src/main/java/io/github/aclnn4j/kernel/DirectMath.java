@@ -106,6 +106,15 @@ public interface DirectMath extends HalfChunkMath {
      */
     void affineStore(DType dtype, float[] src, int from, int n, double k, double bias, MemorySegment out, long outAt);
 
+    /**
+     * {@link #affineStore} over rows laid end to end whose {@code k} and {@code bias} differ by row,
+     * FLOAT: element i's are {@code k = rstd·γ} and {@code bias = β − mean·k}, γ and β the doubles at
+     * bytes {@code gammaAt + 8i} and {@code betaAt + 8i} of {@code coefficients} (its row's, repeated
+     * along the row), the coefficients a caller of affineStore forms per row, so the same bits.
+     */
+    void affineStoreScaled(DType dtype, float[] src, int from, int n, MemorySegment coefficients, long gammaAt,
+            long betaAt, double rstd, double mean, MemorySegment out, long outAt);
+
     /** {@code out = (float) (ca·a + cb·b + bias)}, in double, as {@link BulkMath#affine}; {@code n} any count. */
     void affine(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, double ca, double cb, double bias,
             MemorySegment out, long outAt, int n);

@@ -2,6 +2,7 @@ package io.github.aclnn4j.kernel;
 
 import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * GroupNorm forward: for each sample n and group g, over its {@code D·HxW} elements (D = C/group
@@ -25,6 +26,12 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
     private final StridedView rstd;
     /** Dense FLOAT self and out: the read fused with the sum, the update with the write ({@link DirectMath}). */
     private final boolean direct;
+    /**
+     * Whether the update runs a group at a time from per-element copies of γ and β in the
+     * workspace ({@link #writeCoefficientPatterns}): direct, with γ or β, rows of at most
+     * {@link #PATTERN_ROW} elements.
+     */
+    private final boolean patterns;
 
     /**
      * The kernel of one plan, made by phase 1.
@@ -49,11 +56,28 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
         direct = DirectOperands.supported(Warmup.Family.GROUP_NORM, DType.FLOAT)
                 && DirectOperands.dense(self, DType.FLOAT)
                 && DirectOperands.dense(out, DType.FLOAT);
+        patterns = direct && (gamma != null || beta != null) && hxw <= PATTERN_ROW
+                && channels / group * hxw <= CACHED_GROUP;
+    }
+
+    /**
+     * Rows of at most this many elements take their update a group at a time, γ and β from
+     * per-element copies: per row, the loop's entry and scalar tail cost as much as its 49
+     * elements at 7×7 (see GroupNormBackwardKernel#PATTERN_ROW).
+     */
+    static final long PATTERN_ROW = 64;
+
+    /** This plan's workspace bytes: γ and β per element of a sample when the update reads them so. */
+    public long workspaceBytes() {
+        return patterns ? 2 * channels * hxw * Double.BYTES : 0;
     }
 
     /** Runs the whole call: a task per sample and group on the library's threads. */
     @Override
     public void run(MemorySegment workspace) {
+        if (patterns) {
+            writeCoefficientPatterns(workspace);
+        }
         long n = self.numel() / (channels * hxw);
         Parallel.forEach(n * group, channels / group * hxw, this, workspace);
     }
@@ -78,7 +102,18 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
             double m = total / count;
             double r = rstd(BulkMath.current().squaredDeviations(x, 0, (int) count, m), count);
             store(task, m, r);
+            if (patterns) {
+                long gammaAt = Double.BYTES * (task % group) * count;
+                DirectOperands.math().affineStoreScaled(DType.FLOAT, x, 0, (int) count, workspace, gammaAt,
+                        gammaAt + Double.BYTES * channels * hxw, r, m, out.segment(), out.denseOffset(first));
+                return;
+            }
             double[] kb = groupCoefficients(task, m, r, (int) perGroup);
+            if (direct && gamma == null && beta == null) { // every row's k and bias alike: one loop
+                DirectOperands.math().affineStore(DType.FLOAT, x, 0, (int) count, kb[0], kb[1], out.segment(),
+                        out.denseOffset(first));
+                return;
+            }
             if (direct) {
                 for (int row = 0; row < perGroup; row++) {
                     DirectOperands.math().affineStore(DType.FLOAT, x, row * (int) hxw, (int) hxw, kb[2 * row],
@@ -130,6 +165,21 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
     private static double sum(float[] x, int from, int to, double[] pair) {
         BulkMath.current().sumAndDot(x, x, from, to, pair);
         return pair[0];
+    }
+
+    /** γ[c] (1 without γ) repeated {@code hxw} times for every channel, then β[c] (0 without β) alike. */
+    private void writeCoefficientPatterns(MemorySegment workspace) {
+        writePattern(workspace, 0, gamma, 1);
+        writePattern(workspace, Double.BYTES * channels * hxw, beta, 0);
+    }
+
+    private void writePattern(MemorySegment workspace, long at, StridedView values, double absent) {
+        for (long ch = 0; ch < channels; ch++) {
+            double value = values == null ? absent : values.get(ch);
+            for (long p = 0; p < hxw; p++, at += Double.BYTES) {
+                workspace.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at, value);
+            }
+        }
     }
 
     private double rstd(double squares, long count) {

@@ -72,6 +72,31 @@ final class GroupNormVectorLoops {
         return bound;
     }
 
+    static void affineStoreScaled(DType dtype, float[] src, int from, int n, MemorySegment coefficients,
+            long gammaAt, long betaAt, double rstd, double mean, MemorySegment out, long outAt) {
+        if (dtype != DType.FLOAT) {
+            throw unsupported(dtype);
+        }
+        coefficients = (MemorySegment) NATIVE.cast(coefficients);
+        out = (MemorySegment) NATIVE.cast(out);
+        int bound = n - n % FD.length();
+        for (int i = 0; i < bound; i += FD.length()) {
+            // a row's k and bias, as GroupNormKernel forms them, for each element
+            DoubleVector k = DoubleVector.fromMemorySegment(D, coefficients, gammaAt + 8L * i, ORDER).mul(rstd);
+            DoubleVector bias = DoubleVector.fromMemorySegment(D, coefficients, betaAt + 8L * i, ORDER).sub(k.mul(mean));
+            DoubleVector v = (DoubleVector) FloatVector.fromArray(FD, src, from + i)
+                    .convertShape(VectorOperators.F2D, D, 0);
+            ((FloatVector) v.mul(k).add(v.mul(0.0)).add(bias).convertShape(VectorOperators.D2F, FD, 0))
+                    .intoMemorySegment(out, outAt + 4L * i, ORDER);
+        }
+        for (int i = bound; i < n; i++) {
+            double k = rstd * coefficients.get(F64, gammaAt + 8L * i);
+            double bias = coefficients.get(F64, betaAt + 8L * i) - mean * k;
+            float xi = src[from + i];
+            out.set(F32, outAt + 4L * i, (float) (k * xi + 0.0 * xi + bias));
+        }
+    }
+
     static void affineStore(DType dtype, float[] src, int from, int n, double k, double bias, MemorySegment out,
             long outAt) {
         if (dtype != DType.FLOAT) {

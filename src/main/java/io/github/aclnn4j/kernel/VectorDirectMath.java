@@ -104,6 +104,12 @@ final class VectorDirectMath implements DirectMath {
     }
 
     @Override
+    public void affineStoreScaled(DType dtype, float[] src, int from, int n, MemorySegment coefficients, long gammaAt,
+            long betaAt, double rstd, double mean, MemorySegment out, long outAt) {
+        GroupNormVectorLoops.affineStoreScaled(dtype, src, from, n, coefficients, gammaAt, betaAt, rstd, mean, out, outAt);
+    }
+
+    @Override
     public void groupSums(DType dtype, MemorySegment a, long aAt, MemorySegment b, long bAt, long rows, long rowLength,
             long n, MemorySegment sums, long sumsAt) {
         GroupNormBackwardVectorLoops.groupSums(dtype, a, aAt, b, bAt, rows, rowLength, n, sums, sumsAt);

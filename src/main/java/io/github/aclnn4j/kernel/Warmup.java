@@ -490,6 +490,7 @@ public final class Warmup {
             }
             direct.readAndSum(DType.FLOAT, x, 0, a, N);
             direct.affineStore(DType.FLOAT, a, 0, N, 0.5, 0.125, out, 0);
+            direct.affineStoreScaled(DType.FLOAT, a, 0, N / 2, gammas, 0, 4L * N, 0.5, 0.125, out, 0);
             java.util.Arrays.fill(channelsA, 0);
             java.util.Arrays.fill(channelsB, 0);
             direct.channelSums(DType.FLOAT, x, 0, N / 64, 64, channelsA);

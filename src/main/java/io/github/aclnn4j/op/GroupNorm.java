@@ -91,7 +91,8 @@ public final class GroupNorm {
         }
         StridedView x = check.view("self", self);
         StridedView o = check.view("out", out);
-        return check.plan(0, self.numel(), new GroupNormKernel(x, g, b, c, hxw, group, eps, o, mean, rstd));
+        GroupNormKernel kernel = new GroupNormKernel(x, g, b, c, hxw, group, eps, o, mean, rstd);
+        return check.plan(kernel.workspaceBytes(), self.numel(), kernel);
     }
 
     /**

@@ -514,6 +514,23 @@ class DirectMathTest {
                 System.arraycopy(unscaled, N - 3, rows, N - 3, 3); // left as they were: a count with a tail
                 math.affineScaled(dt, as, 2, bs, 4, gammas, 8, 0.3, -1.7, 0.01, out, 6, N - 3);
                 assertElementwise(dt, rows, out, 6, "affine with γ per element");
+
+                // GroupNorm forward's store of rows of 49 with a γ and β each (β read N doubles further)
+                MemorySegment betas = arena.allocate(16L * N + 16);
+                float[] stored = new float[N];
+                for (int r = 0; r * row < N; r++) {
+                    double gamma = gammas.get(F64, 8 + 8L * r * row);
+                    double beta = (float) rng.nextDouble(-2, 2);
+                    double k = 1.3 * gamma;
+                    int end = Math.min(N, (r + 1) * row);
+                    for (int i = r * row; i < end; i++) {
+                        betas.set(F64, 8 + 8L * N + 8L * i, beta);
+                        betas.set(F64, 8 + 8L * i, gamma);
+                        stored[i] = (float) (k * a[i] + 0.0 * a[i] + (beta - 0.7 * k)); // affineStore's row
+                    }
+                }
+                math.affineStoreScaled(dt, a, 0, N, betas, 8, 8 + 8L * N, 1.3, 0.7, out, 6);
+                assertElementwise(dt, stored, out, 6, "stored with γ and β per element");
             } else {
                 // 1.5·x alone: with an odd 16-bit significand, a rounding tie
                 float[] cdy = {0f, 0f, 0f, 0f};
