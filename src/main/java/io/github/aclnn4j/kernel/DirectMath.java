@@ -34,12 +34,6 @@ public interface DirectMath extends HalfChunkMath {
     int step();
 
     /**
-     * fp32 lanes per vector of the 16-bit loops' chunk sums (the processor's vector width), which
-     * {@link PlainHalfChunkLoops} follows.
-     */
-    int chunkSumLanes();
-
-    /**
      * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward},
      * {@link #bceWithLogits}, {@link #bceWithLogitsBackward}, {@link #preluForwardWeighted}, {@link #readAndSum},
      * {@link #affineStore}, {@link #affine} and the channel loops (FLOAT only), {@link #bceWithLogitsUniform} and

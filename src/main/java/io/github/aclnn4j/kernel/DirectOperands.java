@@ -35,7 +35,9 @@ final class DirectOperands {
      * in the loops' order ({@link #halfChunkMath}).
      */
     static boolean supportedWithOwnHalfSums(Warmup.Family family, DType dtype) {
-        return dtype == DType.FLOAT ? supported(family, dtype) : supportedFromTheStart(dtype);
+        // asked without loading the Vector API's loops, which a cold call does not run
+        return dtype == DType.FLOAT ? supported(family, dtype)
+                : Warmup.vectors() && (dtype == DType.BF16 || dtype == DType.FLOAT16);
     }
 
     /**
@@ -44,12 +46,23 @@ final class DirectOperands {
      * warm, before that plain Java with the same bits. Only there once {@link #math()} is.
      */
     static HalfChunkMath halfChunkMath() {
-        return HalfChunkPaths.PATHS[Warmup.coldIndex()]; // an index, not a branch (see Warmup#coldIndex)
+        HalfChunkMath loops = HalfChunkPaths.PATHS[Warmup.coldIndex()]; // an index, not a branch (see Warmup#coldIndex)
+        return loops != null ? loops : HalfChunkPaths.warm();
     }
 
-    /** [0]: the Vector API's loops; [1]: plain Java following them. Loaded with the first 16-bit call. */
+    /**
+     * [0]: the Vector API's loops, loaded by the first warm call (their classes take a cold call
+     * about 110 ms to initialize); [1]: plain Java following them.
+     */
     private static final class HalfChunkPaths {
-        static final HalfChunkMath[] PATHS = {math(), new PlainHalfChunkLoops(math().chunkSumLanes())};
+        static final HalfChunkMath[] PATHS = {null, new PlainHalfChunkLoops(PlainHalfChunkLoops.preferredLanes())};
+
+        /** The Vector API's loops, or where they cannot load after all, the plain ones (same bits). */
+        static HalfChunkMath warm() {
+            HalfChunkMath loops = math() != null ? math() : PATHS[1];
+            PATHS[0] = loops;
+            return loops;
+        }
     }
 
     /** Whether direct loops exist for {@code dtype}, cold or not. */

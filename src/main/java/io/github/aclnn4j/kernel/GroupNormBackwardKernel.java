@@ -278,12 +278,13 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
     private static void directGroup(StridedView dy, StridedView x, StridedView mean, StridedView rstd,
             float[] gammas, long c, long hxw, long d, long i, long g, long task, StridedView gradInput,
             MemorySegment workspace, long patternAt) {
-        DirectMath math = DirectOperands.math();
         DType dt = dy.dtype();
-        HalfChunkMath sums = dt == DType.FLOAT ? math : DirectOperands.halfChunkMath(); // plain Java while cold
+        // the 16-bit loops: plain Java while cold, without loading the Vector API's loops
+        DirectMath math = dt == DType.FLOAT ? DirectOperands.math() : null;
+        HalfChunkMath sums = dt == DType.FLOAT ? math : DirectOperands.halfChunkMath();
         long firstRow = i * c + g * d;
         long first = firstRow * hxw;
-        long part = dt == DType.FLOAT ? hxw : hxw - hxw % math.step(); // FLOAT's loops take whole rows
+        long part = dt == DType.FLOAT ? hxw : hxw - hxw % DirectMath.STEP; // FLOAT's loops take whole rows
         sums.groupSums(dt, dy.segment(), dy.denseOffset(first), x.segment(), x.denseOffset(first), d, hxw, part,
                 workspace, 16 * firstRow);
         if (part < hxw) {

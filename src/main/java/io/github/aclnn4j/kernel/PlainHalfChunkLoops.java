@@ -7,13 +7,14 @@ import io.github.aclnn4j.tensor.HalfFloats;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import jdk.incubator.vector.VectorShape;
 
 /**
  * Plain Java with the bits of the Vector API's 16-bit {@link HalfChunkMath} loops on this
  * processor: what a BFLOAT16 or FLOAT16 call of PReLU backward or GroupNorm backward takes while
  * those loops are cold, where it used to run them interpreted (a first call of 2^20 elements took
  * seconds). Their fp32 chunk sums depend on the vector width, so this class is made for a width,
- * {@code F} fp32 lanes ({@link DirectMath#chunkSumLanes}), and keeps {@code F}-lane accumulators
+ * {@code F} fp32 lanes ({@link #preferredLanes}), and keeps {@code F}-lane accumulators
  * in arrays: a BFLOAT16 loop reads pairs of elements as ints and puts each pair's even element in
  * one accumulator and its odd one in another (element {@code 2j} and {@code 2j + 1} of a step of
  * {@code 2F} in lane j of each); a FLOAT16 loop reads {@code F} consecutive elements per
@@ -31,6 +32,14 @@ final class PlainHalfChunkLoops implements HalfChunkMath {
 
     PlainHalfChunkLoops(int lanes) {
         this.lanes = lanes;
+    }
+
+    /**
+     * The fp32 lanes of the Vector API's preferred species, which its loops use, asked of its
+     * smallest class (initializing the float species costs a fresh JVM about 25 ms).
+     */
+    static int preferredLanes() {
+        return VectorShape.preferredShape().vectorBitSize() / Float.SIZE;
     }
 
     @Override
@@ -130,7 +139,7 @@ final class PlainHalfChunkLoops implements HalfChunkMath {
         return switch (dtype) {
             case BF16 -> true;
             case FLOAT16 -> false;
-            default -> throw VectorLanes.unsupported(dtype);
+            default -> throw new IllegalArgumentException("no 16-bit chunk loops for " + dtype);
         };
     }
 

@@ -34,11 +34,6 @@ final class VectorDirectMath implements DirectMath {
     }
 
     @Override
-    public int chunkSumLanes() {
-        return VectorLanes.F.length();
-    }
-
-    @Override
     public boolean supports(DType dtype) {
         return dtype == DType.FLOAT || dtype == DType.BF16 || dtype == DType.FLOAT16;
     }

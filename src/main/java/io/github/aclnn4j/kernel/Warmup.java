@@ -115,6 +115,11 @@ public final class Warmup {
                 && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
     }
 
+    /** Whether there are Vector API loops to warm up (asked once, when this class loads). */
+    static boolean vectors() {
+        return VECTORS;
+    }
+
     /** Whether {@code family}'s loops are compiled. */
     static boolean warm(Family family) {
         return (family.bit() & ~warmBits) == 0;

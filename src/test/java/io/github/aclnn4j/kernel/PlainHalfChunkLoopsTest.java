@@ -11,6 +11,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,7 +33,12 @@ class PlainHalfChunkLoopsTest {
     static void requireVectorApi() {
         vector = DirectMath.INSTANCE;
         assumeTrue(vector != null, "the Vector API is not present: no direct loops to follow");
-        plain = new PlainHalfChunkLoops(vector.chunkSumLanes());
+        plain = new PlainHalfChunkLoops(PlainHalfChunkLoops.preferredLanes());
+    }
+
+    @Test
+    void followsTheLoopsWidth() {
+        assertEquals(VectorLanes.F.length(), PlainHalfChunkLoops.preferredLanes());
     }
 
     /** Each dtype with finite values only (sums whose order shows in their bits) and with ±∞ and NaN too. */
