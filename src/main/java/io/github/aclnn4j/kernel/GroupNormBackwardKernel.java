@@ -35,7 +35,8 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
     /**
      * Whether gradInput's update runs a group at a time from a per-element copy of γ in the
      * workspace ({@link #writeGammaPattern}): dense FLOAT operands with γ and rows of at most
-     * {@link #PATTERN_ROW} elements.
+     * {@link #PATTERN_ROW} elements. Only with a workspace in native memory, which the direct loops
+     * read (one over a Java array takes the rows' way).
      */
     private final boolean gammaPattern;
 
@@ -87,7 +88,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
     /** Runs the whole call: the (n, group) tasks on the library's threads, then gradBeta and gradGamma. */
     @Override
     public void run(MemorySegment workspace) {
-        if (gammaPattern) {
+        if (gammaPattern && workspace.isNative()) {
             writeGammaPattern(workspace);
         }
         Parallel.forEach(n * group, c / group * hxw, this, workspace);
@@ -154,7 +155,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
             gamma.gather(g * d, gammas, (int) d);
         }
         if (direct && (hxw >= MIN_DIRECT_ROW || dy.dtype() == DType.FLOAT)) {
-            long patternAt = gammaPattern ? workspaceBytes(n, c) + Double.BYTES * g * d * hxw : -1;
+            long patternAt = gammaPattern && workspace.isNative() ? workspaceBytes(n, c) + Double.BYTES * g * d * hxw : -1;
             directGroup(dy, x, mean, rstd, gammas, c, hxw, d, i, g, task, gradInput, workspace, patternAt);
         } else if (d * hxw <= CACHED_GROUP) {
             cachedGroup(dy, x, mean, rstd, gammas, c, hxw, d, i, g, task, gradInput, workspace);

@@ -29,7 +29,8 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
     /**
      * Whether the update runs a group at a time from per-element copies of γ and β in the
      * workspace ({@link #writeCoefficientPatterns}): direct, with γ or β, rows of at most
-     * {@link #PATTERN_ROW} elements.
+     * {@link #PATTERN_ROW} elements. Only with a workspace in native memory, which the direct loops
+     * read (one over a Java array takes the rows' way).
      */
     private final boolean patterns;
 
@@ -75,7 +76,7 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
     /** Runs the whole call: a task per sample and group on the library's threads. */
     @Override
     public void run(MemorySegment workspace) {
-        if (patterns) {
+        if (patterns && workspace.isNative()) {
             writeCoefficientPatterns(workspace);
         }
         long n = self.numel() / (channels * hxw);
@@ -102,7 +103,7 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
             double m = total / count;
             double r = rstd(BulkMath.current().squaredDeviations(x, 0, (int) count, m), count);
             store(task, m, r);
-            if (patterns) {
+            if (patterns && workspace.isNative()) {
                 long gammaAt = Double.BYTES * (task % group) * count;
                 DirectOperands.math().affineStoreScaled(DType.FLOAT, x, 0, (int) count, workspace, gammaAt,
                         gammaAt + Double.BYTES * channels * hxw, r, m, out.segment(), out.denseOffset(first));

@@ -1,0 +1,53 @@
+package io.github.aclnn4j.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.aclnn4j.testing.ChildJvm;
+import io.github.aclnn4j.testing.TestDevice;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A workspace in host memory over a Java array, as a layer-1 program may pass it, gives the same
+ * bits as one in device memory: every operator's seeded cases, dense and mixed layouts, with the
+ * Vector API's loops from the first call (the direct loops read their operands from native memory
+ * only, and must not take a workspace that is not). A child JVM runs each case both ways.
+ */
+class HostWorkspaceAgreementTest {
+    private static final int SEEDS = 20;
+    private static final Map<String, BiFunction<Long, Boolean, long[][]>> OPERATORS = OperatorCases.all();
+
+    @Test
+    void hostWorkspacesGiveTheSameBits() throws Exception {
+        List<String> lines = ChildJvm.runWith(List.of("-Daclnn4j.warmup=false"), HostWorkspaceAgreementTest.class)
+                .lines().filter(l -> l.startsWith("case ")).toList();
+        assertEquals(OPERATORS.size() * SEEDS * 2 * 2, lines.size(), "cases run");
+        List<String> differing = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i += 2) {
+            if (!lines.get(i).equals(lines.get(i + 1))) {
+                differing.add(lines.get(i).replaceAll(" digest .*", ""));
+            }
+        }
+        assertEquals(List.of(), differing, "cases whose bits differ with a host workspace");
+    }
+
+    /** The child's side: each case with a device workspace, then with a host one. */
+    public static void main(String[] args) {
+        TestDevice.init();
+        long first = 0x40_5700L;
+        for (Map.Entry<String, BiFunction<Long, Boolean, long[][]>> op : OPERATORS.entrySet()) {
+            for (long seed = first; seed < first + SEEDS; seed++) {
+                for (boolean dense : new boolean[] {false, true}) {
+                    for (boolean host : new boolean[] {false, true}) {
+                        Launch.hostWorkspaces = host;
+                        System.out.println(OperatorCases.line(op.getKey(), seed, dense, op.getValue().apply(seed, dense)));
+                    }
+                }
+            }
+            first += 0x1000L;
+        }
+    }
+}
