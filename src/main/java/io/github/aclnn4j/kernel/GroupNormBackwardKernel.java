@@ -11,9 +11,10 @@ import java.util.Arrays;
  * workspace, derives the group's coefficients and writes {@code dx = rstd·γ·dy + b·x + c0} while the
  * group's rows are still in cache, then leaves each row's gradGamma term in the workspace. gradBeta
  * and gradGamma then add the row sums and terms over n. Every sum has a fixed order, so the result
- * does not depend on the thread count. Dense operands of one dtype with rows of at least
- * {@link #MIN_DIRECT_ROW} elements go through {@link DirectMath} loops row by row instead of the
- * cached group; their 16-bit sums run in fp32 within chunks.
+ * does not depend on the thread count. Dense operands of one dtype (16-bit ones with rows of at
+ * least {@link #MIN_DIRECT_ROW} elements) go through {@link DirectMath} loops instead of the cached
+ * group: the sums row by row (16-bit ones in fp32 within chunks, by {@link HalfChunkMath}), FLOAT's
+ * update of short rows a group at a time ({@link #PATTERN_ROW}).
  */
 public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;

@@ -11,7 +11,8 @@ import java.lang.foreign.ValueLayout;
  * then {@code out = (x − mean)·rstd·γ[c] + β[c]} per channel in double, rounded once. mean and rstd
  * are stored in self's dtype; out uses them unrounded. One task per (n, g), so the bits never
  * depend on the thread count; a group of up to {@link #CACHED_GROUP} elements is read once and its
- * passes run over the copy, a larger one is read in blocks once per pass.
+ * passes run over the copy, a larger one is read in blocks once per pass. Dense FLOAT self and out
+ * take {@link DirectMath} loops, short rows' store a group at a time ({@link #PATTERN_ROW}).
  */
 public final class GroupNormKernel implements Parallel.Tasks, Kernel {
     private final StridedView self;
