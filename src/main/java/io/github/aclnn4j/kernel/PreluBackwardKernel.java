@@ -230,11 +230,17 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
         int done = denseRows ? len - len % DirectMath.STEP : 0;
         double sum = 0;
         if (done > 0) {
-            sum = direct ? DirectOperands.halfChunkMath().prelu(gradInput.dtype(), self.segment(), self.denseOffset(start),
-                    grad.segment(), grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start),
-                    done) : rowRun(start, done, wk);
+            sum = direct ? directRun(start, done, wk) : rowRun(start, done, wk);
         }
         return done < len ? sum + rowRun(start + done, len - done, wk) : sum;
+    }
+
+    /** Elements [start, start + len) through the direct loops (16-bit ones in plain Java while cold). */
+    private double directRun(long start, int len, float wk) {
+        DType dt = gradInput.dtype();
+        HalfChunkMath loops = dt == DType.FLOAT ? DirectOperands.math() : DirectOperands.halfChunkMath();
+        return loops.prelu(dt, self.segment(), self.denseOffset(start), grad.segment(), grad.denseOffset(start), wk,
+                gradInput.segment(), gradInput.denseOffset(start), len);
     }
 
     /** Elements [start, start + len) (at most a block) through rows: writes gradInput, returns their sum. */
