@@ -35,9 +35,11 @@ final class DirectOperands {
      * in the loops' order ({@link #halfChunkMath}).
      */
     static boolean supportedWithOwnHalfSums(Warmup.Family family, DType dtype) {
-        // asked without loading the Vector API's loops, which a cold call does not run
+        // asked without loading the Vector API's loops, which a cold call does not run; they exist
+        // where their steps of two vectors divide the loops' step (see VectorDirectMath)
         return dtype == DType.FLOAT ? supported(family, dtype)
-                : Warmup.vectors() && (dtype == DType.BF16 || dtype == DType.FLOAT16);
+                : Warmup.vectors() && (dtype == DType.BF16 || dtype == DType.FLOAT16)
+                        && DirectMath.STEP % (2 * PlainHalfChunkLoops.preferredLanes()) == 0;
     }
 
     /**

@@ -39,8 +39,10 @@ final class PlainHalfChunkLoops implements HalfChunkMath {
      * smallest class (initializing the float species costs a fresh JVM about 25 ms).
      */
     static int preferredLanes() {
-        return VectorShape.preferredShape().vectorBitSize() / Float.SIZE;
+        return PREFERRED_LANES;
     }
+
+    private static final int PREFERRED_LANES = VectorShape.preferredShape().vectorBitSize() / Float.SIZE;
 
     @Override
     public double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
