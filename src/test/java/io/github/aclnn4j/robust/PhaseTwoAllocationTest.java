@@ -178,7 +178,34 @@ class PhaseTwoAllocationTest {
             long after = allocated.getAsLong();
             perCall = (after - before + round - 1) / round; // rounded up: a single byte counts
         }
+        if (perCall != 0 && allThreads) {
+            System.out.print(allocatingThreads(threads, phase2, workspace, workspaceSize[0], executor, round));
+        }
         return perCall;
+    }
+
+    /**
+     * For a failure's message: one more round, and the bytes per call of each thread that allocated
+     * during it (the caller, the stream's thread, the compute threads, or something else running
+     * beside them).
+     */
+    private String allocatingThreads(com.sun.management.ThreadMXBean threads, Phase2 phase2, Pointer workspace,
+            long workspaceSize, AclOpExecutor executor, int round) {
+        long[] ids = threads.getAllThreadIds();
+        long[] before = threads.getThreadAllocatedBytes(ids);
+        for (int i = 0; i < round; i++) {
+            launchAndSync(phase2, workspace, workspaceSize, executor);
+        }
+        long[] after = threads.getThreadAllocatedBytes(ids);
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < ids.length; i++) {
+            if (before[i] >= 0 && after[i] > before[i]) {
+                java.lang.management.ThreadInfo info = threads.getThreadInfo(ids[i]);
+                out.append("  thread ").append(info == null ? "#" + ids[i] : info.getThreadName()).append(": ")
+                        .append((after[i] - before[i] + round - 1) / round).append(" bytes per call\n");
+            }
+        }
+        return out.length() == 0 ? "  (no thread allocated in one more round)\n" : out.toString();
     }
 
     /** {@code count} values 0.5 stored as {@code dtype}. */
