@@ -147,7 +147,7 @@ final class GroupNormBackwardVectorLoops {
                 sum1.intoArray(scratch.chunkLanes, F.length());
                 dot0.intoArray(scratch.chunkLanes, 2 * F.length());
                 dot1.intoArray(scratch.chunkLanes, 3 * F.length());
-                addChunkPairs(sumLanes, dotLanes, scratch.chunkLanes);
+                SumOrder.addChunkPairs(sumLanes, dotLanes, scratch.chunkLanes, D.length());
             }
             sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(sumLanes));
             sums.set(F64, sumsAt + 16L * r + 8, VectorBulkMath.sumLanes(dotLanes));
@@ -185,7 +185,7 @@ final class GroupNormBackwardVectorLoops {
                 sum1.intoArray(scratch.chunkLanes, F.length());
                 dot0.intoArray(scratch.chunkLanes, 2 * F.length());
                 dot1.intoArray(scratch.chunkLanes, 3 * F.length());
-                addChunkPairs(sumLanes, dotLanes, scratch.chunkLanes);
+                SumOrder.addChunkPairs(sumLanes, dotLanes, scratch.chunkLanes, D.length());
             }
             sums.set(F64, sumsAt + 16L * r, VectorBulkMath.sumLanes(sumLanes));
             sums.set(F64, sumsAt + 16L * r + 8, VectorBulkMath.sumLanes(dotLanes));

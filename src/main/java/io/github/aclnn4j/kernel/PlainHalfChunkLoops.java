@@ -18,10 +18,10 @@ import jdk.incubator.vector.VectorShape;
  * in arrays: a BFLOAT16 loop reads pairs of elements as ints and puts each pair's even element in
  * one accumulator and its odd one in another (element {@code 2j} and {@code 2j + 1} of a step of
  * {@code 2F} in lane j of each); a FLOAT16 loop reads {@code F} consecutive elements per
- * accumulator. Chunk ends add the accumulators into {@code F / 2} double lanes as
- * {@link VectorLanes#addChunkLanes} and {@link VectorLanes#addChunkPairs} do, and the double lanes are
- * added in order. Element-wise results are exact functions of their inputs ({@code fma} in fp32,
- * rounded to nearest even), the same on either path.
+ * accumulator. Chunk ends add the accumulators into {@code F / 2} double lanes, and the double lanes
+ * are added in order, by the same code the Vector API's loops call ({@link SumOrder#addChunkLanes},
+ * {@link SumOrder#addChunkPairs}, {@link SumOrder#sumFirst}). Element-wise results are exact
+ * functions of their inputs ({@code fma} in fp32, rounded to nearest even), the same on either path.
  */
 final class PlainHalfChunkLoops implements HalfChunkMath {
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED;
@@ -68,9 +68,9 @@ final class PlainHalfChunkLoops implements HalfChunkMath {
                     acc[f + j] = preluElement(x, xAt, g, gAt, w, out, outAt, e + 2 * j + 1, true, acc[f + j]);
                 }
             }
-            addChunk(sums, acc, bf16 ? 2 : 1);
+            SumOrder.addChunkLanes(sums, acc, bf16 ? 2 : 1, f / 2);
         }
-        return sumLanes(sums);
+        return SumOrder.sumFirst(sums, f / 2);
     }
 
     @Override
@@ -100,10 +100,10 @@ final class PlainHalfChunkLoops implements HalfChunkMath {
                         addPair(a, aAt, b, bAt, start + i + stride * j + second, bf16, acc, f + j, f);
                     }
                 }
-                addPairs(sumLanes, dotLanes, acc);
+                SumOrder.addChunkPairs(sumLanes, dotLanes, acc, f / 2);
             }
-            sums.set(F64, sumsAt + 16 * r, sumLanes(sumLanes));
-            sums.set(F64, sumsAt + 16 * r + 8, sumLanes(dotLanes));
+            sums.set(F64, sumsAt + 16 * r, SumOrder.sumFirst(sumLanes, f / 2));
+            sums.set(F64, sumsAt + 16 * r + 8, SumOrder.sumFirst(dotLanes, f / 2));
         }
     }
 
@@ -152,33 +152,5 @@ final class PlainHalfChunkLoops implements HalfChunkMath {
 
     private static void store(MemorySegment s, long at, long e, float v, boolean bf16) {
         s.set(I16, at + 2 * e, bf16 ? HalfFloats.toBf16(v) : HalfFloats.toHalf(v));
-    }
-
-    /** {@link VectorLanes#addChunkLanes}' additions: {@code vectors} accumulators of F lanes into F / 2 double lanes. */
-    private void addChunk(double[] sums, float[] acc, int vectors) {
-        int d = lanes / 2;
-        for (int v = 0; v < 2 * vectors; v++) {
-            for (int j = 0; j < d; j++) {
-                sums[j] += acc[v * d + j];
-            }
-        }
-    }
-
-    /** {@link VectorLanes#addChunkPairs}' additions. */
-    private void addPairs(double[] sums, double[] dots, float[] acc) {
-        int d = lanes / 2;
-        for (int j = 0; j < d; j++) {
-            sums[j] = sums[j] + acc[j] + acc[d + j] + acc[2 * d + j] + acc[3 * d + j];
-            dots[j] = dots[j] + acc[4 * d + j] + acc[5 * d + j] + acc[6 * d + j] + acc[7 * d + j];
-        }
-    }
-
-    /** The double lanes added in order, as {@code VectorBulkMath.sumLanes}. */
-    private double sumLanes(double[] sums) {
-        double sum = 0;
-        for (int j = 0; j < lanes / 2; j++) {
-            sum += sums[j];
-        }
-        return sum;
     }
 }

@@ -132,7 +132,7 @@ final class PreluBackwardVectorLoops {
             }
             acc0.intoArray(scratch.chunkLanes, 0);
             acc1.intoArray(scratch.chunkLanes, F.length());
-            addChunkLanes(lanes, scratch.chunkLanes, 2);
+            SumOrder.addChunkLanes(lanes, scratch.chunkLanes, 2, D.length());
         }
         return VectorBulkMath.sumLanes(lanes);
     }
@@ -164,7 +164,7 @@ final class PreluBackwardVectorLoops {
                 part.intoArray(scratch.chunkLanes, 0);
                 HalfFloats.toHalves(gs, 0, out, outAt + 2L * run, len);
             }
-            addChunkLanes(lanes, scratch.chunkLanes, 1);
+            SumOrder.addChunkLanes(lanes, scratch.chunkLanes, 1, D.length());
         }
         return VectorBulkMath.sumLanes(lanes);
     }

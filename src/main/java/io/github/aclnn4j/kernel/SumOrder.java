@@ -25,6 +25,46 @@ final class SumOrder {
 
     private SumOrder() {}
 
+    /** {@code lanes[0, count)} added in order from 0: a vector's double lanes, stored by the caller. */
+    static double sumFirst(double[] lanes, int count) {
+        double sum = 0;
+        for (int i = 0; i < count; i++) {
+            sum += lanes[i];
+        }
+        return sum;
+    }
+
+    /**
+     * Adds the 16-bit loops' fp32 chunk sums, {@code vectors} vectors stored one after the other in
+     * {@code chunk}, to the {@code doubleLanes} double lanes {@code acc} (half a vector's fp32
+     * lanes): each vector's low half, then its high half, lane for lane, the bits that adding their
+     * {@code F2D} conversions to a double vector gives. Shared by the Vector API's loops and
+     * {@link PlainHalfChunkLoops}, so both add alike; in scalar code, as C2 did not always compile
+     * the vector form (in a long-lived JVM it boxed, 4 MB per GroupNorm call). Once per chunk, so
+     * its cost does not show.
+     */
+    static void addChunkLanes(double[] acc, float[] chunk, int vectors, int doubleLanes) {
+        for (int v = 0; v < 2 * vectors; v++) {
+            for (int j = 0; j < doubleLanes; j++) {
+                acc[j] += chunk[v * doubleLanes + j];
+            }
+        }
+    }
+
+    /**
+     * {@link #addChunkLanes} for GroupNorm's two sums at once: {@code chunk} holds the vectors
+     * sum0, sum1, dot0, dot1, and each lane adds its four terms in the order addChunkLanes does, so
+     * the bits are the same; one unrolled pass instead of two nested loops per sum (a row's sums end
+     * with it, every 1024 elements in the benchmark's GroupNorm).
+     */
+    static void addChunkPairs(double[] sums, double[] dots, float[] chunk, int doubleLanes) {
+        int d = doubleLanes;
+        for (int j = 0; j < d; j++) {
+            sums[j] = sums[j] + chunk[j] + chunk[d + j] + chunk[2 * d + j] + chunk[3 * d + j];
+            dots[j] = dots[j] + chunk[4 * d + j] + chunk[5 * d + j] + chunk[6 * d + j] + chunk[7 * d + j];
+        }
+    }
+
     /** {@code lanes[0, LANES)} added in order from 0. */
     static double sumLanes(double[] lanes) {
         return sumLanes(lanes, 0);

@@ -738,11 +738,7 @@ final class VectorBulkMath implements BulkMath {
      * in the caller, since a vector passed to a helper the JIT does not inline is boxed.)
      */
     static double sumLanes(double[] lanes) {
-        double sum = 0;
-        for (int i = 0; i < D.length(); i++) {
-            sum += lanes[i];
-        }
-        return sum;
+        return SumOrder.sumFirst(lanes, D.length());
     }
 
     /**

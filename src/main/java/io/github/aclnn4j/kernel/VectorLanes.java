@@ -41,7 +41,7 @@ import jdk.incubator.vector.VectorSpecies;
  * anyway (see {@code BceWithLogitsVectorLoops.bceWithLogitsF16Gathered}). All ways are exact and round to nearest even;
  * these convert exactly as the rows do ({@code Float.float16ToFloat}, {@code Float.floatToFloat16}).
  * No vector lives across a conversion call: sums carried from run to run wait in a scratch array
- * (see {@link #addChunkLanes}).
+ * (see {@link SumOrder#addChunkLanes}).
  *
  * <p>The JIT shapes this code. C2 turns a loop into plain vector instructions only while every
  * vector operation in it is inlined and intrinsified; a vector that crosses a call that was not
@@ -123,36 +123,6 @@ final class VectorLanes {
 
     static IllegalArgumentException unsupported(DType dtype) {
         return new IllegalArgumentException("no direct loop for " + dtype);
-    }
-
-    /**
-     * Adds {@code vectors} fp32 chunk sums, stored one after the other in {@code chunk}, to the
-     * double lanes {@code acc}: each vector's low half, then its high half, lane for lane, the bits
-     * that adding their {@code F2D} conversions to a double vector gives. In scalar code, as C2 did
-     * not always compile that vector form here: in a long-lived JVM it boxed (4 MB per GroupNorm
-     * call). Once per chunk, so its cost does not show.
-     */
-    static void addChunkLanes(double[] acc, float[] chunk, int vectors) {
-        int d = D.length(); // F has twice D's lanes
-        for (int v = 0; v < 2 * vectors; v++) {
-            for (int j = 0; j < d; j++) {
-                acc[j] += chunk[v * d + j];
-            }
-        }
-    }
-
-    /**
-     * {@link #addChunkLanes} for GroupNorm's two sums at once: {@code chunk} holds the vectors
-     * sum0, sum1, dot0, dot1, and each lane adds its four terms in the order addChunkLanes does, so
-     * the bits are the same; one unrolled pass instead of two nested loops per sum (a row's sums end
-     * with it, every 1024 elements in the benchmark's GroupNorm).
-     */
-    static void addChunkPairs(double[] sums, double[] dots, float[] chunk) {
-        int d = D.length(); // F has twice D's lanes
-        for (int j = 0; j < d; j++) {
-            sums[j] = sums[j] + chunk[j] + chunk[d + j] + chunk[2 * d + j] + chunk[3 * d + j];
-            dots[j] = dots[j] + chunk[4 * d + j] + chunk[5 * d + j] + chunk[6 * d + j] + chunk[7 * d + j];
-        }
     }
 
     /**
