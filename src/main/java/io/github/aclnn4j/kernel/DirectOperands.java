@@ -39,15 +39,19 @@ final class DirectOperands {
         // where their steps of two vectors divide the loops' step (see VectorDirectMath)
         return dtype == DType.FLOAT ? supported(family, dtype)
                 : Warmup.vectors() && (dtype == DType.BF16 || dtype == DType.FLOAT16)
-                        && DirectMath.STEP % (2 * PlainHalfChunkLoops.preferredLanes()) == 0;
+                        && DirectMath.STEP % (2 * PlainHalfChunkLoops.LANES) == 0;
     }
 
     /**
-     * The {@link HalfChunkMath} loops a call of a kernel planned with
-     * {@link #supportedWithOwnHalfSums} takes now: the Vector API's once its operator's loops are
-     * warm, before that plain Java with the same bits. Only there once {@link #math()} is.
+     * The {@link HalfChunkMath} loops a direct call of a kernel planned with
+     * {@link #supportedWithOwnHalfSums} takes now: for FLOAT {@link #math()} (planned direct only
+     * when warm); for the 16-bit types the Vector API's once the operator's loops are warm, before
+     * that plain Java with the same bits.
      */
-    static HalfChunkMath halfChunkMath() {
+    static HalfChunkMath halfChunkMath(DType dtype) {
+        if (dtype == DType.FLOAT) {
+            return math();
+        }
         HalfChunkMath loops = HalfChunkPaths.PATHS[Warmup.coldIndex()]; // an index, not a branch (see Warmup#coldIndex)
         return loops != null ? loops : HalfChunkPaths.warm();
     }
@@ -57,7 +61,7 @@ final class DirectOperands {
      * about 110 ms to initialize); [1]: plain Java following them.
      */
     private static final class HalfChunkPaths {
-        static final HalfChunkMath[] PATHS = {null, new PlainHalfChunkLoops(PlainHalfChunkLoops.preferredLanes())};
+        static final HalfChunkMath[] PATHS = {null, new PlainHalfChunkLoops()};
 
         /** The Vector API's loops, or where they cannot load after all, the plain ones (same bits). */
         static HalfChunkMath warm() {

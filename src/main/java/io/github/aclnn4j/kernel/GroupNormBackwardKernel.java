@@ -35,8 +35,8 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
     private final boolean direct;
     /**
      * Whether gradInput's update runs a group at a time from a per-element copy of γ in the
-     * workspace ({@link #writeGammaPattern}): dense FLOAT operands with γ and rows of at most
-     * {@link #PATTERN_ROW} elements. Only with a workspace in native memory, which the direct loops
+     * workspace ({@link GroupNormKernel#writeRepeated}): dense FLOAT operands with γ and rows of at
+     * most {@link #PATTERN_ROW} elements. Only with a workspace in native memory, which the direct loops
      * read (one over a Java array takes the rows' way).
      */
     private final boolean gammaPattern;
@@ -89,22 +89,19 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
     /** Runs the whole call: the (n, group) tasks on the library's threads, then gradBeta and gradGamma. */
     @Override
     public void run(MemorySegment workspace) {
-        if (gammaPattern && workspace.isNative()) {
-            writeGammaPattern(workspace);
+        if (usesGammaPattern(workspace)) {
+            GroupNormKernel.writeRepeated(workspace, workspaceBytes(n, c), gamma, 1, c, hxw);
         }
         Parallel.forEach(n * group, c / group * hxw, this, workspace);
         reduceOverSamples(workspace, n, c, gradGamma, gradBeta);
     }
 
-    /** γ[c] repeated {@code hxw} times for every channel, after the row sums in the workspace. */
-    private void writeGammaPattern(MemorySegment workspace) {
-        long at = workspaceBytes(n, c);
-        for (long ch = 0; ch < c; ch++) {
-            double value = gamma.get(ch);
-            for (long p = 0; p < hxw; p++, at += Double.BYTES) {
-                workspace.set(F64, at, value);
-            }
-        }
+    /**
+     * Whether this call's update reads γ per element, after the row sums in the workspace: planned
+     * so, and a workspace the direct loops can read. The copy is written and read under this one test.
+     */
+    private boolean usesGammaPattern(MemorySegment workspace) {
+        return gammaPattern && workspace.isNative();
     }
 
     /**
@@ -156,7 +153,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
             gamma.gather(g * d, gammas, (int) d);
         }
         if (direct && (hxw >= MIN_DIRECT_ROW || dy.dtype() == DType.FLOAT)) {
-            long patternAt = gammaPattern && workspace.isNative() ? workspaceBytes(n, c) + Double.BYTES * g * d * hxw : -1;
+            long patternAt = usesGammaPattern(workspace) ? workspaceBytes(n, c) + Double.BYTES * g * d * hxw : -1;
             directGroup(dy, x, mean, rstd, gammas, c, hxw, d, i, g, task, gradInput, workspace, patternAt);
         } else if (d * hxw <= CACHED_GROUP) {
             cachedGroup(dy, x, mean, rstd, gammas, c, hxw, d, i, g, task, gradInput, workspace);
@@ -281,9 +278,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
             float[] gammas, long c, long hxw, long d, long i, long g, long task, StridedView gradInput,
             MemorySegment workspace, long patternAt) {
         DType dt = dy.dtype();
-        // the 16-bit loops: plain Java while cold, without loading the Vector API's loops
-        DirectMath math = dt == DType.FLOAT ? DirectOperands.math() : null;
-        HalfChunkMath sums = dt == DType.FLOAT ? math : DirectOperands.halfChunkMath();
+        HalfChunkMath sums = DirectOperands.halfChunkMath(dt); // 16-bit: plain Java while cold
         long firstRow = i * c + g * d;
         long first = firstRow * hxw;
         long part = dt == DType.FLOAT ? hxw : hxw - hxw % DirectMath.STEP; // FLOAT's loops take whole rows
@@ -304,6 +299,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
         double k = coef[3];
         float mu = mean.get(task);
         if (dt == DType.FLOAT && (gammas == null || patternAt >= 0)) {
+            DirectMath math = DirectOperands.math();
             for (long done = 0; done < d * hxw; done += Blocks.SIZE) { // an int count per call
                 long start = first + done;
                 int len = (int) Math.min(Blocks.SIZE, d * hxw - done);
@@ -317,6 +313,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
                 }
             }
         } else if (dt == DType.FLOAT) {
+            DirectMath math = DirectOperands.math();
             for (long r = 0; r < d; r++) {
                 double coefDy = rs * (gammas == null ? 1 : gammas[(int) r]);
                 for (long done = 0; done < part; done += Blocks.SIZE) { // an int count per call

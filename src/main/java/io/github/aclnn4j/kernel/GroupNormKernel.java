@@ -29,7 +29,7 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
     private final boolean direct;
     /**
      * Whether the update runs a group at a time from per-element copies of γ and β in the
-     * workspace ({@link #writeCoefficientPatterns}): direct, with γ or β, rows of at most
+     * workspace ({@link #writeRepeated}): direct, with γ or β, rows of at most
      * {@link #PATTERN_ROW} elements. Only with a workspace in native memory, which the direct loops
      * read (one over a Java array takes the rows' way).
      */
@@ -77,8 +77,9 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
     /** Runs the whole call: a task per sample and group on the library's threads. */
     @Override
     public void run(MemorySegment workspace) {
-        if (patterns && workspace.isNative()) {
-            writeCoefficientPatterns(workspace);
+        if (usesPatterns(workspace)) {
+            writeRepeated(workspace, 0, gamma, 1, channels, hxw);
+            writeRepeated(workspace, Double.BYTES * channels * hxw, beta, 0, channels, hxw);
         }
         long n = self.numel() / (channels * hxw);
         Parallel.forEach(n * group, channels / group * hxw, this, workspace);
@@ -104,7 +105,7 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
             double m = total / count;
             double r = rstd(BulkMath.current().squaredDeviations(x, 0, (int) count, m), count);
             store(task, m, r);
-            if (patterns && workspace.isNative()) {
+            if (usesPatterns(workspace)) {
                 long gammaAt = Double.BYTES * (task % group) * count;
                 DirectOperands.math().affineStoreScaled(DType.FLOAT, x, 0, (int) count, workspace, gammaAt,
                         gammaAt + Double.BYTES * channels * hxw, r, m, out.segment(), out.denseOffset(first));
@@ -169,13 +170,21 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
         return pair[0];
     }
 
-    /** γ[c] (1 without γ) repeated {@code hxw} times for every channel, then β[c] (0 without β) alike. */
-    private void writeCoefficientPatterns(MemorySegment workspace) {
-        writePattern(workspace, 0, gamma, 1);
-        writePattern(workspace, Double.BYTES * channels * hxw, beta, 0);
+    /**
+     * Whether this call's update reads γ and β per element: planned so, and a workspace the direct
+     * loops can read. The copies are written and read under this one test.
+     */
+    private boolean usesPatterns(MemorySegment workspace) {
+        return patterns && workspace.isNative();
     }
 
-    private void writePattern(MemorySegment workspace, long at, StridedView values, double absent) {
+    /**
+     * A channel's value repeated {@code hxw} times for every channel, as doubles from byte {@code at}
+     * of {@code workspace}: {@code values[c]}, or {@code absent} without values. The per-element
+     * copies of γ and β that both GroupNorm kernels' short rows read.
+     */
+    static void writeRepeated(MemorySegment workspace, long at, StridedView values, double absent, long channels,
+            long hxw) {
         for (long ch = 0; ch < channels; ch++) {
             double value = values == null ? absent : values.get(ch);
             for (long p = 0; p < hxw; p++, at += Double.BYTES) {

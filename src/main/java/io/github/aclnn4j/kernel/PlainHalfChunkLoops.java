@@ -13,9 +13,9 @@ import jdk.incubator.vector.VectorShape;
  * Plain Java with the bits of the Vector API's 16-bit {@link HalfChunkMath} loops on this
  * processor: what a BFLOAT16 or FLOAT16 call of PReLU backward or GroupNorm backward takes while
  * those loops are cold, where it used to run them interpreted (a first call of 2^20 elements took
- * seconds). Their fp32 chunk sums depend on the vector width, so this class is made for a width,
- * {@code F} fp32 lanes ({@link #preferredLanes}), and keeps {@code F}-lane accumulators
- * in arrays: a BFLOAT16 loop reads pairs of elements as ints and puts each pair's even element in
+ * seconds). Their fp32 chunk sums depend on the vector width, so this class follows this
+ * processor's, {@code F} fp32 lanes ({@link #LANES}), and keeps {@code F}-lane accumulators in
+ * arrays: a BFLOAT16 loop reads pairs of elements as ints and puts each pair's even element in
  * one accumulator and its odd one in another (element {@code 2j} and {@code 2j + 1} of a step of
  * {@code 2F} in lane j of each); a FLOAT16 loop reads {@code F} consecutive elements per
  * accumulator. Chunk ends add the accumulators into {@code F / 2} double lanes, and the double lanes
@@ -27,22 +27,12 @@ final class PlainHalfChunkLoops implements HalfChunkMath {
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED;
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
-    /** fp32 lanes per vector of the loops followed. */
-    private final int lanes;
-
-    PlainHalfChunkLoops(int lanes) {
-        this.lanes = lanes;
-    }
-
     /**
-     * The fp32 lanes of the Vector API's preferred species, which its loops use, asked of its
-     * smallest class (initializing the float species costs a fresh JVM about 25 ms).
+     * fp32 lanes per vector of the loops followed: the Vector API's preferred species, which its
+     * loops use, asked of its smallest class (initializing the float species costs a fresh JVM
+     * about 25 ms).
      */
-    static int preferredLanes() {
-        return PREFERRED_LANES;
-    }
-
-    private static final int PREFERRED_LANES = VectorShape.preferredShape().vectorBitSize() / Float.SIZE;
+    static final int LANES = VectorShape.preferredShape().vectorBitSize() / Float.SIZE;
 
     @Override
     public double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
@@ -50,7 +40,7 @@ final class PlainHalfChunkLoops implements HalfChunkMath {
         Scratch scratch = Scratch.get();
         float[] acc = scratch.chunkLanes;
         double[] sums = scratch.lanes;
-        int f = lanes;
+        int f = LANES;
         boolean bf16 = bf16(dtype);
         Arrays.fill(sums, 0, f / 2, 0.0);
         for (int chunk = 0; chunk < n; chunk += SUM_CHUNK) {
@@ -80,7 +70,7 @@ final class PlainHalfChunkLoops implements HalfChunkMath {
         float[] acc = scratch.chunkLanes; // sum0, sum1, dot0, dot1: F lanes each
         double[] sumLanes = scratch.lanes;
         double[] dotLanes = scratch.dotLanes;
-        int f = lanes;
+        int f = LANES;
         boolean bf16 = bf16(dtype);
         for (long r = 0; r < rows; r++) {
             long row = r * rowLength;
@@ -129,7 +119,7 @@ final class PlainHalfChunkLoops implements HalfChunkMath {
         return Math.fma(xe > 0 ? 0f : xe, ge, acc);
     }
 
-    /** Element {@code e}'s terms into lane {@code lane} of the sums' accumulators and of the dots' (F further on each). */
+    /** Element {@code e}'s terms into lane {@code lane} of the sums' accumulators and of the dots' (2F further). */
     private static void addPair(MemorySegment a, long aAt, MemorySegment b, long bAt, long e, boolean bf16,
             float[] acc, int lane, int f) {
         float ae = load(a, aAt, e, bf16);

@@ -238,9 +238,8 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
     /** Elements [start, start + len) through the direct loops (16-bit ones in plain Java while cold). */
     private double directRun(long start, int len, float wk) {
         DType dt = gradInput.dtype();
-        HalfChunkMath loops = dt == DType.FLOAT ? DirectOperands.math() : DirectOperands.halfChunkMath();
-        return loops.prelu(dt, self.segment(), self.denseOffset(start), grad.segment(), grad.denseOffset(start), wk,
-                gradInput.segment(), gradInput.denseOffset(start), len);
+        return DirectOperands.halfChunkMath(dt).prelu(dt, self.segment(), self.denseOffset(start), grad.segment(),
+                grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start), len);
     }
 
     /** Elements [start, start + len) (at most a block) through rows: writes gradInput, returns their sum. */

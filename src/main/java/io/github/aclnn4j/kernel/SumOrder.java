@@ -12,8 +12,9 @@ package io.github.aclnn4j.kernel;
  * them in an array; {@link DirectMath#STEP} fixes where a kernel's direct loops leave
  * elements to rows. Not following it yet: the 16-bit direct loops' fp32 chunk sums (GroupNorm
  * backward, PReLU backward), whose bits therefore still depend on the vector width and on the
- * Vector API being there ({@link PlainHalfChunkLoops} follows them while they are cold). BCE's and BCE with logits' sums of their losses have an order of their
- * own, {@link #chunkedSum}.
+ * Vector API being there ({@link PlainHalfChunkLoops} follows them while they are cold; both move
+ * their chunks into double lanes through {@link #addChunkLanes}). BCE's and BCE with logits' sums
+ * of their losses have an order of their own, {@link #chunkedSum}.
  */
 final class SumOrder {
     /** Lanes every such sum adds in. */

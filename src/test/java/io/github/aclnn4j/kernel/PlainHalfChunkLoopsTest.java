@@ -33,12 +33,12 @@ class PlainHalfChunkLoopsTest {
     static void requireVectorApi() {
         vector = DirectMath.INSTANCE;
         assumeTrue(vector != null, "the Vector API is not present: no direct loops to follow");
-        plain = new PlainHalfChunkLoops(PlainHalfChunkLoops.preferredLanes());
+        plain = new PlainHalfChunkLoops();
     }
 
     @Test
     void followsTheLoopsWidth() {
-        assertEquals(VectorLanes.F.length(), PlainHalfChunkLoops.preferredLanes());
+        assertEquals(VectorLanes.F.length(), PlainHalfChunkLoops.LANES);
     }
 
     /** Each dtype with finite values only (sums whose order shows in their bits) and with ±∞ and NaN too. */
