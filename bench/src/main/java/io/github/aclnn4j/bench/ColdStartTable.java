@@ -107,9 +107,8 @@ public final class ColdStartTable {
             Timed shortProgram = timed(plain, runs, line);
             String throughC = "";
             if (nativeCold != null) { // bench/cold.c makes the lines of native/train/calls.h, and says n/a to others
-                Result known = run(List.of(nativeCold, line));
-                throughC = " " + (known.out.startsWith("n/a") ? "n/a"
-                        : format(timed(List.of(nativeCold, line), runs, line).ms)) + " |";
+                Timed c = timed(List.of(nativeCold, line), runs, line);
+                throughC = " " + (c == null ? "n/a" : format(c.ms)) + " |";
             }
             table.append(String.format(Locale.ROOT, "| %s | %.0f | %s | %s | %s | %.0f | %s |%s%n", line, ours.wall,
                     format(ms), theirs, ratio, shortProgram.wall, format(shortProgram.ms), throughC));
@@ -125,12 +124,16 @@ public final class ColdStartTable {
     /** Median wall time of a ColdStart process and median times after 1, 10, 100, 1000 calls. */
     private record Timed(double wall, double[] ms) {}
 
+    /** {@code runs} runs of {@code command}, or null when its first says the line is {@code n/a} to it. */
     private static Timed timed(List<String> command, int runs, String line) throws IOException, InterruptedException {
         double[][] times = new double[runs][];
         double[] walls = new double[runs];
         for (int r = 0; r < runs; r++) {
             long t0 = System.nanoTime();
             Result result = run(command);
+            if (result.out.startsWith("n/a")) {
+                return null;
+            }
             walls[r] = (System.nanoTime() - t0) / 1e6;
             times[r] = result.times(line);
         }
