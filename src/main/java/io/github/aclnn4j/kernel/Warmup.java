@@ -349,7 +349,7 @@ public final class Warmup {
         private final MemorySegment g;
         private final MemorySegment out;
         private final MemorySegment workspace;
-        /** γ per element, as GroupNorm backward's short rows read it. */
+        /** γ and β per element, as the GroupNorm kernels' short rows read them. */
         private final MemorySegment gammas;
         /** x, y and g as 16-bit values (BFLOAT16's bits; read as FLOAT16 too, finite either way). */
         private final MemorySegment hx;
