@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.aclnn4j.testing.ChildJvm;
 import io.github.aclnn4j.testing.TestDevice;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -29,13 +28,7 @@ class ColdWarmAgreementTest {
         List<String> warm = cases("-Daclnn4j.warmup=false");
         assertEquals((OPERATORS.size() * SEEDS + LARGE.size() * LARGE_SEEDS) * 2, cold.size(), "cases run cold");
         assertEquals(cold.size(), warm.size(), "cases run warm");
-        List<String> differing = new ArrayList<>();
-        for (int i = 0; i < cold.size(); i++) {
-            if (!cold.get(i).equals(warm.get(i))) {
-                differing.add(cold.get(i).replaceAll(" digest .*", ""));
-            }
-        }
-        assertEquals(List.of(), differing, "cases whose bits differ cold and warm");
+        assertEquals(List.of(), OperatorCases.differing(cold, warm), "cases whose bits differ cold and warm");
     }
 
     private static List<String> cases(String mode) throws Exception {
@@ -46,18 +39,7 @@ class ColdWarmAgreementTest {
     /** The child's side: {@code case OPERATOR seed S dense D digest H} per case, on stdout. */
     public static void main(String[] args) {
         TestDevice.init();
-        print(OPERATORS, SEEDS, 0xC0_0000L);
-        print(LARGE, LARGE_SEEDS, 0xC8_0000L);
-    }
-
-    private static void print(Map<String, BiFunction<Long, Boolean, long[][]>> operators, int seeds, long first) {
-        for (Map.Entry<String, BiFunction<Long, Boolean, long[][]>> op : operators.entrySet()) {
-            for (long seed = first; seed < first + seeds; seed++) {
-                for (boolean dense : new boolean[] {false, true}) {
-                    System.out.println(OperatorCases.line(op.getKey(), seed, dense, op.getValue().apply(seed, dense)));
-                }
-            }
-            first += 0x1000L;
-        }
+        OperatorCases.lines(OPERATORS, SEEDS, 0xC0_0000L).forEach(System.out::println);
+        OperatorCases.lines(LARGE, LARGE_SEEDS, 0xC8_0000L).forEach(System.out::println);
     }
 }

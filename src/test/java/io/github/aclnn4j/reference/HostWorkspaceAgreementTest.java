@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.aclnn4j.testing.ChildJvm;
 import io.github.aclnn4j.testing.TestDevice;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -24,30 +23,18 @@ class HostWorkspaceAgreementTest {
     void hostWorkspacesGiveTheSameBits() throws Exception {
         List<String> lines = ChildJvm.runWith(List.of("-Daclnn4j.warmup=false"), HostWorkspaceAgreementTest.class)
                 .lines().filter(l -> l.startsWith("case ")).toList();
-        assertEquals(OPERATORS.size() * SEEDS * 2 * 2, lines.size(), "cases run");
-        List<String> differing = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i += 2) {
-            if (!lines.get(i).equals(lines.get(i + 1))) {
-                differing.add(lines.get(i).replaceAll(" digest .*", ""));
-            }
-        }
-        assertEquals(List.of(), differing, "cases whose bits differ with a host workspace");
+        int cases = OPERATORS.size() * SEEDS * 2;
+        assertEquals(2 * cases, lines.size(), "cases run");
+        assertEquals(List.of(), OperatorCases.differing(lines.subList(0, cases), lines.subList(cases, 2 * cases)),
+                "cases whose bits differ with a host workspace");
     }
 
-    /** The child's side: each case with a device workspace, then with a host one. */
+    /** The child's side: every case with a device workspace, then every case again with a host one. */
     public static void main(String[] args) {
         TestDevice.init();
-        long first = 0x40_5700L;
-        for (Map.Entry<String, BiFunction<Long, Boolean, long[][]>> op : OPERATORS.entrySet()) {
-            for (long seed = first; seed < first + SEEDS; seed++) {
-                for (boolean dense : new boolean[] {false, true}) {
-                    for (boolean host : new boolean[] {false, true}) {
-                        Launch.hostWorkspaces = host;
-                        System.out.println(OperatorCases.line(op.getKey(), seed, dense, op.getValue().apply(seed, dense)));
-                    }
-                }
-            }
-            first += 0x1000L;
+        for (boolean host : new boolean[] {false, true}) {
+            Launch.hostWorkspaces = host;
+            OperatorCases.lines(OPERATORS, SEEDS, 0x40_5700L).forEach(System.out::println);
         }
     }
 }

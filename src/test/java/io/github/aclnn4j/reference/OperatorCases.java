@@ -1,7 +1,9 @@
 package io.github.aclnn4j.reference;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 
@@ -62,6 +64,34 @@ final class OperatorCases {
             some.put(name, java.util.Objects.requireNonNull(ALL.get(name), name));
         }
         return some;
+    }
+
+    /**
+     * The lines of {@code operators}' cases: per operator {@code seeds} seeds (the first operator's
+     * from {@code first}, each next one's 0x1000 further), each mixed and then dense.
+     */
+    static List<String> lines(Map<String, BiFunction<Long, Boolean, long[][]>> operators, int seeds, long first) {
+        List<String> lines = new ArrayList<>();
+        for (Map.Entry<String, BiFunction<Long, Boolean, long[][]>> op : operators.entrySet()) {
+            for (long seed = first; seed < first + seeds; seed++) {
+                for (boolean dense : new boolean[] {false, true}) {
+                    lines.add(line(op.getKey(), seed, dense, op.getValue().apply(seed, dense)));
+                }
+            }
+            first += 0x1000L;
+        }
+        return lines;
+    }
+
+    /** The cases (their lines without the digest) whose bits differ between two runs of the same cases. */
+    static List<String> differing(List<String> one, List<String> other) {
+        List<String> differing = new ArrayList<>();
+        for (int i = 0; i < one.size(); i++) {
+            if (!one.get(i).equals(other.get(i))) {
+                differing.add(one.get(i).replaceAll(" digest .*", ""));
+            }
+        }
+        return differing;
     }
 
     /** {@code case OPERATOR seed S dense D digest H/N}: one case's line, as both JVMs print it. */
