@@ -110,8 +110,20 @@ public interface BulkMath {
      */
     void sumAndDot(float[] a, float[] b, int from, int to, double[] out);
 
-    /** {@code Σ (a[i] − shift)²} over i in [from, to), in double: GroupNorm's second pass. */
+    /**
+     * {@code Σ a[i]} over i in [from, to), in double, in {@link SumOrder#GROUP_LANES}: GroupNorm
+     * forward's first pass.
+     */
+    double groupSum(float[] a, int from, int to);
+
+    /**
+     * {@code Σ (a[i] − shift)²} over i in [from, to), in double, in {@link SumOrder#GROUP_LANES}:
+     * GroupNorm forward's second pass.
+     */
     double squaredDeviations(float[] a, int from, int to, double shift);
+
+    /** {@code a[i] = (float) fma(a[i], k, bias)} for i in [from, to), in double: GroupNorm forward's update. */
+    void scaleShift(float[] a, int from, int to, double k, double bias);
 
     /**
      * Per-channel sums over rows of {@code channels} values laid end to end (channels innermost, as

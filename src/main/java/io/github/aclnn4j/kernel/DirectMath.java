@@ -90,13 +90,13 @@ public interface DirectMath extends HalfChunkMath {
 
     /**
      * GroupNorm forward's first pass, FLOAT: copies {@code n} floats from {@code x} into {@code dst}
-     * and returns their sum in double, with {@link BulkMath#sumAndDot}'s operations in its order.
+     * and returns their sum in double, with {@link BulkMath#groupSum}'s operations in its order.
      */
     double readAndSum(DType dtype, MemorySegment x, long xAt, float[] dst, int n);
 
     /**
-     * GroupNorm forward's update, FLOAT: {@code out = (float) (k·s + 0·s + bias)} for the {@code n}
-     * values of {@code src} from {@code from}, {@link BulkMath#affine}'s operations with {@code cb = 0}.
+     * GroupNorm forward's update, FLOAT: {@code out = (float) fma(s, k, bias)} in double for the
+     * {@code n} values of {@code src} from {@code from}, {@link BulkMath#scaleShift}'s operation.
      */
     void affineStore(DType dtype, float[] src, int from, int n, double k, double bias, MemorySegment out, long outAt);
 

@@ -8,7 +8,8 @@ import java.lang.foreign.ValueLayout;
  * GroupNorm forward: for each sample n and group g, over its {@code D·HxW} elements (D = C/group
  * channels), {@code mean} and the biased variance {@code Σ(x − mean)²/M} in double (two passes, so
  * nothing cancels), {@code rstd = 1/√(var + eps)} with eps as the float32 CANN passes to its kernel,
- * then {@code out = (x − mean)·rstd·γ[c] + β[c]} per channel in double, rounded once. mean and rstd
+ * then {@code out = fma(x, rstd·γ[c], β[c] − mean·rstd·γ[c])} per channel in double, rounded to
+ * float. Both sums add in {@link SumOrder#GROUP_LANES}. mean and rstd
  * are stored in self's dtype; out uses them unrounded. One task per (n, g), so the bits never
  * depend on the thread count; a group of up to {@link #CACHED_GROUP} elements is read once and its
  * passes run over the copy, a larger one is read in blocks once per pass. Dense FLOAT self and out
@@ -100,7 +101,7 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
                         (int) count);
             } else {
                 self.gather(first, x, (int) count);
-                total = sum(x, 0, (int) count, s.sums(2));
+                total = BulkMath.current().groupSum(x, 0, (int) count);
             }
             double m = total / count;
             double r = rstd(BulkMath.current().squaredDeviations(x, 0, (int) count, m), count);
@@ -125,7 +126,7 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
                 return;
             }
             for (int row = 0; row < perGroup; row++) {
-                BulkMath.current().affine(x, x, row * (int) hxw, (row + 1) * (int) hxw, kb[2 * row], 0,
+                BulkMath.current().scaleShift(x, row * (int) hxw, (row + 1) * (int) hxw, kb[2 * row],
                         kb[2 * row + 1]);
             }
             out.scatter(first, x, (int) count);
@@ -136,7 +137,7 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
         for (long at = 0; at < count; at += x.length) {
             int len = (int) Math.min(x.length, count - at);
             self.gather(first + at, x, len);
-            total += sum(x, 0, len, s.sums(2));
+            total += BulkMath.current().groupSum(x, 0, len);
         }
         double m = total / count;
         double squares = 0;
@@ -153,7 +154,7 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
             for (long at = 0; at < hxw; at += x.length) {
                 int len = (int) Math.min(x.length, hxw - at);
                 self.gather(rowStart + at, x, len);
-                BulkMath.current().affine(x, x, 0, len, kb[2 * c], 0, kb[2 * c + 1]);
+                BulkMath.current().scaleShift(x, 0, len, kb[2 * c], kb[2 * c + 1]);
                 out.scatter(rowStart + at, x, len);
             }
         }
@@ -164,11 +165,6 @@ public final class GroupNormKernel implements Parallel.Tasks, Kernel {
      * copy in cache.
      */
     private static final long CACHED_GROUP = 1 << 16;
-
-    private static double sum(float[] x, int from, int to, double[] pair) {
-        BulkMath.current().sumAndDot(x, x, from, to, pair);
-        return pair[0];
-    }
 
     /**
      * Whether this call's update reads γ and β per element: planned so, and a workspace the direct

@@ -12,6 +12,7 @@ import java.lang.foreign.ValueLayout;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * GroupNorm forward's Vector API loops for {@link VectorDirectMath}, FLOAT: the group's read fused
@@ -30,8 +31,8 @@ final class GroupNormVectorLoops {
         x = (MemorySegment) NATIVE.cast(x);
         double[] lanes = Scratch.get().lanes;
         int bound = VectorBulkMath.WIDE ? readLanesWide(x, xAt, dst, n, lanes) : readLanesHalves(x, xAt, dst, n, lanes);
-        double s = SumOrder.sumLanes(lanes);
-        for (int i = bound; i < n; i++) { // the last elements, in order, as BulkMath#sumAndDot adds them
+        double s = SumOrder.foldGroupLanes(lanes);
+        for (int i = bound; i < n; i++) { // the last elements, in order, as BulkMath#groupSum adds them
             float v = x.get(F32, xAt + 4L * i);
             dst[i] = v;
             s += v;
@@ -39,37 +40,95 @@ final class GroupNormVectorLoops {
         return s;
     }
 
-    /** readAndSum's whole steps: copied, and added into SumOrder's lanes; returns where they end. */
+    /**
+     * readAndSum's whole steps: copied, and added into the {@link SumOrder#GROUP_LANES} lanes as
+     * four 512-bit accumulators; returns where they end.
+     */
     static int readLanesWide(MemorySegment x, long xAt, float[] dst, int n, double[] lanes) {
         x = (MemorySegment) NATIVE.cast(x); // each loop casts its own segments (see VectorLanes)
-        DoubleVector sum = DoubleVector.zero(D8);
+        DoubleVector s0 = DoubleVector.zero(D8);
+        DoubleVector s1 = DoubleVector.zero(D8);
+        DoubleVector s2 = DoubleVector.zero(D8);
+        DoubleVector s3 = DoubleVector.zero(D8);
         int bound = n - n % F8.length();
-        for (int i = 0; i < bound; i += F8.length()) {
-            FloatVector v = FloatVector.fromMemorySegment(F8, x, xAt + 4L * i, ORDER);
-            v.intoArray(dst, i);
-            sum = sum.add((DoubleVector) v.convertShape(VectorOperators.F2D, D8, 0));
+        int i = 0;
+        for (; i + 32 <= bound; i += 32) {
+            s0 = s0.add(read(x, xAt, dst, i, D8));
+            s1 = s1.add(read(x, xAt, dst, i + 8, D8));
+            s2 = s2.add(read(x, xAt, dst, i + 16, D8));
+            s3 = s3.add(read(x, xAt, dst, i + 24, D8));
         }
-        sum.intoArray(lanes, 0);
+        if (i < bound) { // up to three whole steps left, to lanes 0, 8 and 16 in turn
+            s0 = s0.add(read(x, xAt, dst, i, D8));
+            i += 8;
+        }
+        if (i < bound) {
+            s1 = s1.add(read(x, xAt, dst, i, D8));
+            i += 8;
+        }
+        if (i < bound) {
+            s2 = s2.add(read(x, xAt, dst, i, D8));
+        }
+        s0.intoArray(lanes, 0);
+        s1.intoArray(lanes, 8);
+        s2.intoArray(lanes, 16);
+        s3.intoArray(lanes, 24);
         return bound;
     }
 
-    /** As {@link #readLanesWide}, the lanes in two 256-bit halves. */
+    /** As {@link #readLanesWide}, each 8 lanes in two 256-bit halves (eight accumulators). */
     static int readLanesHalves(MemorySegment x, long xAt, float[] dst, int n, double[] lanes) {
         x = (MemorySegment) NATIVE.cast(x); // each loop casts its own segments (see VectorLanes)
-        DoubleVector sum0 = DoubleVector.zero(D4);
-        DoubleVector sum1 = DoubleVector.zero(D4);
+        DoubleVector s0 = DoubleVector.zero(D4);
+        DoubleVector s1 = DoubleVector.zero(D4);
+        DoubleVector s2 = DoubleVector.zero(D4);
+        DoubleVector s3 = DoubleVector.zero(D4);
+        DoubleVector s4 = DoubleVector.zero(D4);
+        DoubleVector s5 = DoubleVector.zero(D4);
+        DoubleVector s6 = DoubleVector.zero(D4);
+        DoubleVector s7 = DoubleVector.zero(D4);
         int bound = n - n % F8.length();
-        for (int i = 0; i < bound; i += F8.length()) {
-            FloatVector v0 = FloatVector.fromMemorySegment(F4, x, xAt + 4L * i, ORDER);
-            FloatVector v1 = FloatVector.fromMemorySegment(F4, x, xAt + 4L * i + 16, ORDER);
-            v0.intoArray(dst, i);
-            v1.intoArray(dst, i + 4);
-            sum0 = sum0.add((DoubleVector) v0.convertShape(VectorOperators.F2D, D4, 0));
-            sum1 = sum1.add((DoubleVector) v1.convertShape(VectorOperators.F2D, D4, 0));
+        int i = 0;
+        for (; i + 32 <= bound; i += 32) {
+            s0 = s0.add(read(x, xAt, dst, i, D4));
+            s1 = s1.add(read(x, xAt, dst, i + 4, D4));
+            s2 = s2.add(read(x, xAt, dst, i + 8, D4));
+            s3 = s3.add(read(x, xAt, dst, i + 12, D4));
+            s4 = s4.add(read(x, xAt, dst, i + 16, D4));
+            s5 = s5.add(read(x, xAt, dst, i + 20, D4));
+            s6 = s6.add(read(x, xAt, dst, i + 24, D4));
+            s7 = s7.add(read(x, xAt, dst, i + 28, D4));
         }
-        sum0.intoArray(lanes, 0);
-        sum1.intoArray(lanes, D4.length());
+        if (i < bound) { // up to three whole steps left, to lanes 0, 8 and 16 in turn
+            s0 = s0.add(read(x, xAt, dst, i, D4));
+            s1 = s1.add(read(x, xAt, dst, i + 4, D4));
+            i += 8;
+        }
+        if (i < bound) {
+            s2 = s2.add(read(x, xAt, dst, i, D4));
+            s3 = s3.add(read(x, xAt, dst, i + 4, D4));
+            i += 8;
+        }
+        if (i < bound) {
+            s4 = s4.add(read(x, xAt, dst, i, D4));
+            s5 = s5.add(read(x, xAt, dst, i + 4, D4));
+        }
+        s0.intoArray(lanes, 0);
+        s1.intoArray(lanes, 4);
+        s2.intoArray(lanes, 8);
+        s3.intoArray(lanes, 12);
+        s4.intoArray(lanes, 16);
+        s5.intoArray(lanes, 20);
+        s6.intoArray(lanes, 24);
+        s7.intoArray(lanes, 28);
         return bound;
+    }
+
+    /** Elements {@code [i, i + species.length())} of x: copied to {@code dst}, returned widened. */
+    private static DoubleVector read(MemorySegment x, long xAt, float[] dst, int i, VectorSpecies<Double> species) {
+        FloatVector v = FloatVector.fromMemorySegment(species == D8 ? F8 : F4, x, xAt + 4L * i, ORDER);
+        v.intoArray(dst, i);
+        return (DoubleVector) v.convertShape(VectorOperators.F2D, species, 0);
     }
 
     static void affineStoreScaled(DType dtype, float[] src, int from, int n, MemorySegment coefficients,
@@ -86,14 +145,13 @@ final class GroupNormVectorLoops {
             DoubleVector bias = DoubleVector.fromMemorySegment(D, coefficients, betaAt + 8L * i, ORDER).sub(k.mul(mean));
             DoubleVector v = (DoubleVector) FloatVector.fromArray(FD, src, from + i)
                     .convertShape(VectorOperators.F2D, D, 0);
-            ((FloatVector) v.mul(k).add(v.mul(0.0)).add(bias).convertShape(VectorOperators.D2F, FD, 0))
+            ((FloatVector) v.fma(k, bias).convertShape(VectorOperators.D2F, FD, 0))
                     .intoMemorySegment(out, outAt + 4L * i, ORDER);
         }
         for (int i = bound; i < n; i++) {
             double k = rstd * coefficients.get(F64, gammaAt + 8L * i);
             double bias = coefficients.get(F64, betaAt + 8L * i) - mean * k;
-            float xi = src[from + i];
-            out.set(F32, outAt + 4L * i, (float) (k * xi + 0.0 * xi + bias));
+            out.set(F32, outAt + 4L * i, (float) Math.fma(src[from + i], k, bias));
         }
     }
 
@@ -107,13 +165,12 @@ final class GroupNormVectorLoops {
         for (int i = 0; i < bound; i += FD.length()) {
             DoubleVector v = (DoubleVector) FloatVector.fromArray(FD, src, from + i)
                     .convertShape(VectorOperators.F2D, D, 0);
-            // BulkMath#affine's operations with cb = 0 (0·x kept: the same bits, signed zeros included)
-            ((FloatVector) v.mul(k).add(v.mul(0.0)).add(bias).convertShape(VectorOperators.D2F, FD, 0))
+            // BulkMath#scaleShift's operation
+            ((FloatVector) v.fma(k, bias).convertShape(VectorOperators.D2F, FD, 0))
                     .intoMemorySegment(out, outAt + 4L * i, ORDER);
         }
         for (int i = bound; i < n; i++) {
-            float xi = src[from + i];
-            out.set(F32, outAt + 4L * i, (float) (k * xi + 0.0 * xi + bias));
+            out.set(F32, outAt + 4L * i, (float) Math.fma(src[from + i], k, bias));
         }
     }
 }

@@ -151,21 +151,45 @@ final class ScalarBulkMath implements BulkMath {
         }
     }
 
-    /** In {@link SumOrder}'s lanes, as the Vector API loop adds it. */
+    /** In {@link SumOrder#GROUP_LANES}, as the Vector API loop adds it. */
     @Override
     public double squaredDeviations(float[] a, int from, int to, double shift) {
-        double[] lanes = SumOrder.zeroed(Scratch.get().lanes);
+        double[] lanes = Scratch.get().lanes;
+        java.util.Arrays.fill(lanes, 0, SumOrder.GROUP_LANES, 0.0);
         int bound = SumOrder.laneBound(from, to);
         for (int i = from; i < bound; i++) {
             double d = a[i] - shift;
-            lanes[(i - from) % SumOrder.LANES] = Math.fma(d, d, lanes[(i - from) % SumOrder.LANES]);
+            lanes[(i - from) % SumOrder.GROUP_LANES] = Math.fma(d, d, lanes[(i - from) % SumOrder.GROUP_LANES]);
         }
-        double s = SumOrder.sumLanes(lanes);
+        double s = SumOrder.foldGroupLanes(lanes);
         for (int i = bound; i < to; i++) {
             double d = a[i] - shift;
             s += d * d;
         }
         return s;
+    }
+
+    /** In {@link SumOrder#GROUP_LANES}, as the Vector API loop adds it. */
+    @Override
+    public double groupSum(float[] a, int from, int to) {
+        double[] lanes = Scratch.get().lanes;
+        java.util.Arrays.fill(lanes, 0, SumOrder.GROUP_LANES, 0.0);
+        int bound = SumOrder.laneBound(from, to);
+        for (int i = from; i < bound; i++) {
+            lanes[(i - from) % SumOrder.GROUP_LANES] += a[i];
+        }
+        double s = SumOrder.foldGroupLanes(lanes);
+        for (int i = bound; i < to; i++) {
+            s += a[i];
+        }
+        return s;
+    }
+
+    @Override
+    public void scaleShift(float[] a, int from, int to, double k, double bias) {
+        for (int i = from; i < to; i++) {
+            a[i] = (float) Math.fma(a[i], k, bias);
+        }
     }
 
     @Override

@@ -638,7 +638,7 @@ final class VectorBulkMath implements BulkMath {
     public double squaredDeviations(float[] a, int from, int to, double shift) {
         double[] lanes = Scratch.get().lanes;
         int i = WIDE ? squaresWide(a, from, to, shift, lanes) : squaresHalves(a, from, to, shift, lanes);
-        double s = SumOrder.sumLanes(lanes);
+        double s = SumOrder.foldGroupLanes(lanes);
         for (; i < to; i++) {
             double d = a[i] - shift;
             s += d * d;
@@ -646,35 +646,227 @@ final class VectorBulkMath implements BulkMath {
         return s;
     }
 
-    /** squaredDeviations' whole steps into SumOrder's lanes; returns where they end. */
-    static int squaresWide(float[] a, int from, int to, double shift, double[] lanes) {
-        DoubleVector sum = DoubleVector.zero(D8);
-        int i = from;
-        for (int bound = from + F8.loopBound(to - from); i < bound; i += F8.length()) {
-            DoubleVector d = ((DoubleVector) FloatVector.fromArray(F8, a, i).convertShape(VectorOperators.F2D, D8, 0))
-                    .sub(shift);
-            sum = d.fma(d, sum);
+    @Override
+    public double groupSum(float[] a, int from, int to) {
+        double[] lanes = Scratch.get().lanes;
+        // Σa is Σ(a − 0)² without the square: the same loops, shift 0 and squares off
+        int i = WIDE ? sumsWide(a, from, to, lanes) : sumsHalves(a, from, to, lanes);
+        double s = SumOrder.foldGroupLanes(lanes);
+        for (; i < to; i++) {
+            s += a[i];
         }
-        sum.intoArray(lanes, 0);
+        return s;
+    }
+
+    /**
+     * squaredDeviations' whole steps into the {@link SumOrder#GROUP_LANES} lanes, as four 512-bit
+     * accumulators; returns where they end.
+     */
+    static int squaresWide(float[] a, int from, int to, double shift, double[] lanes) {
+        DoubleVector s0 = DoubleVector.zero(D8);
+        DoubleVector s1 = DoubleVector.zero(D8);
+        DoubleVector s2 = DoubleVector.zero(D8);
+        DoubleVector s3 = DoubleVector.zero(D8);
+        int i = from;
+        int bound = from + F8.loopBound(to - from);
+        for (; i + 4 * F8.length() <= bound; i += 4 * F8.length()) {
+            DoubleVector d0 = deviations(a, i, shift, D8);
+            DoubleVector d1 = deviations(a, i + 8, shift, D8);
+            DoubleVector d2 = deviations(a, i + 16, shift, D8);
+            DoubleVector d3 = deviations(a, i + 24, shift, D8);
+            s0 = d0.fma(d0, s0);
+            s1 = d1.fma(d1, s1);
+            s2 = d2.fma(d2, s2);
+            s3 = d3.fma(d3, s3);
+        }
+        if (i < bound) { // up to three whole steps left, to lanes 0, 8 and 16 in turn
+            DoubleVector d = deviations(a, i, shift, D8);
+            s0 = d.fma(d, s0);
+            i += F8.length();
+        }
+        if (i < bound) {
+            DoubleVector d = deviations(a, i, shift, D8);
+            s1 = d.fma(d, s1);
+            i += F8.length();
+        }
+        if (i < bound) {
+            DoubleVector d = deviations(a, i, shift, D8);
+            s2 = d.fma(d, s2);
+            i += F8.length();
+        }
+        s0.intoArray(lanes, 0);
+        s1.intoArray(lanes, 8);
+        s2.intoArray(lanes, 16);
+        s3.intoArray(lanes, 24);
         return i;
     }
 
-    /** As {@link #squaresWide}, the lanes in two 256-bit halves. */
+    /** As {@link #squaresWide}, each 8 lanes in two 256-bit halves (eight accumulators). */
     static int squaresHalves(float[] a, int from, int to, double shift, double[] lanes) {
-        DoubleVector sum0 = DoubleVector.zero(D4);
-        DoubleVector sum1 = DoubleVector.zero(D4);
+        DoubleVector s0 = DoubleVector.zero(D4);
+        DoubleVector s1 = DoubleVector.zero(D4);
+        DoubleVector s2 = DoubleVector.zero(D4);
+        DoubleVector s3 = DoubleVector.zero(D4);
+        DoubleVector s4 = DoubleVector.zero(D4);
+        DoubleVector s5 = DoubleVector.zero(D4);
+        DoubleVector s6 = DoubleVector.zero(D4);
+        DoubleVector s7 = DoubleVector.zero(D4);
         int i = from;
-        for (int bound = from + F8.loopBound(to - from); i < bound; i += F8.length()) {
-            DoubleVector d0 = ((DoubleVector) FloatVector.fromArray(F4, a, i).convertShape(VectorOperators.F2D, D4, 0))
-                    .sub(shift);
-            DoubleVector d1 = ((DoubleVector) FloatVector.fromArray(F4, a, i + 4)
-                    .convertShape(VectorOperators.F2D, D4, 0)).sub(shift);
-            sum0 = d0.fma(d0, sum0);
-            sum1 = d1.fma(d1, sum1);
+        int bound = from + F8.loopBound(to - from);
+        for (; i + 32 <= bound; i += 32) {
+            DoubleVector d0 = deviations(a, i, shift, D4);
+            DoubleVector d1 = deviations(a, i + 4, shift, D4);
+            DoubleVector d2 = deviations(a, i + 8, shift, D4);
+            DoubleVector d3 = deviations(a, i + 12, shift, D4);
+            DoubleVector d4 = deviations(a, i + 16, shift, D4);
+            DoubleVector d5 = deviations(a, i + 20, shift, D4);
+            DoubleVector d6 = deviations(a, i + 24, shift, D4);
+            DoubleVector d7 = deviations(a, i + 28, shift, D4);
+            s0 = d0.fma(d0, s0);
+            s1 = d1.fma(d1, s1);
+            s2 = d2.fma(d2, s2);
+            s3 = d3.fma(d3, s3);
+            s4 = d4.fma(d4, s4);
+            s5 = d5.fma(d5, s5);
+            s6 = d6.fma(d6, s6);
+            s7 = d7.fma(d7, s7);
         }
-        sum0.intoArray(lanes, 0);
-        sum1.intoArray(lanes, D4.length());
+        if (i < bound) { // up to three whole steps left, to lanes 0, 8 and 16 in turn
+            DoubleVector d0 = deviations(a, i, shift, D4);
+            DoubleVector d1 = deviations(a, i + 4, shift, D4);
+            s0 = d0.fma(d0, s0);
+            s1 = d1.fma(d1, s1);
+            i += 8;
+        }
+        if (i < bound) {
+            DoubleVector d2 = deviations(a, i, shift, D4);
+            DoubleVector d3 = deviations(a, i + 4, shift, D4);
+            s2 = d2.fma(d2, s2);
+            s3 = d3.fma(d3, s3);
+            i += 8;
+        }
+        if (i < bound) {
+            DoubleVector d4 = deviations(a, i, shift, D4);
+            DoubleVector d5 = deviations(a, i + 4, shift, D4);
+            s4 = d4.fma(d4, s4);
+            s5 = d5.fma(d5, s5);
+            i += 8;
+        }
+        s0.intoArray(lanes, 0);
+        s1.intoArray(lanes, 4);
+        s2.intoArray(lanes, 8);
+        s3.intoArray(lanes, 12);
+        s4.intoArray(lanes, 16);
+        s5.intoArray(lanes, 20);
+        s6.intoArray(lanes, 24);
+        s7.intoArray(lanes, 28);
         return i;
+    }
+
+    /** {@code a[i, i + species.length())} widened to double, {@code shift} subtracted. */
+    private static DoubleVector deviations(float[] a, int i, double shift, VectorSpecies<Double> species) {
+        VectorSpecies<Float> floats = species == D8 ? F8 : F4;
+        return ((DoubleVector) FloatVector.fromArray(floats, a, i).convertShape(VectorOperators.F2D, species, 0))
+                .sub(shift);
+    }
+
+    /** groupSum's whole steps into the {@link SumOrder#GROUP_LANES} lanes; returns where they end. */
+    static int sumsWide(float[] a, int from, int to, double[] lanes) {
+        DoubleVector s0 = DoubleVector.zero(D8);
+        DoubleVector s1 = DoubleVector.zero(D8);
+        DoubleVector s2 = DoubleVector.zero(D8);
+        DoubleVector s3 = DoubleVector.zero(D8);
+        int i = from;
+        int bound = from + F8.loopBound(to - from);
+        for (; i + 32 <= bound; i += 32) {
+            s0 = s0.add(widened(a, i, D8));
+            s1 = s1.add(widened(a, i + 8, D8));
+            s2 = s2.add(widened(a, i + 16, D8));
+            s3 = s3.add(widened(a, i + 24, D8));
+        }
+        if (i < bound) { // up to three whole steps left, to lanes 0, 8 and 16 in turn
+            s0 = s0.add(widened(a, i, D8));
+            i += 8;
+        }
+        if (i < bound) {
+            s1 = s1.add(widened(a, i, D8));
+            i += 8;
+        }
+        if (i < bound) {
+            s2 = s2.add(widened(a, i, D8));
+            i += 8;
+        }
+        s0.intoArray(lanes, 0);
+        s1.intoArray(lanes, 8);
+        s2.intoArray(lanes, 16);
+        s3.intoArray(lanes, 24);
+        return i;
+    }
+
+    /** As {@link #sumsWide}, each 8 lanes in two 256-bit halves (eight accumulators). */
+    static int sumsHalves(float[] a, int from, int to, double[] lanes) {
+        DoubleVector s0 = DoubleVector.zero(D4);
+        DoubleVector s1 = DoubleVector.zero(D4);
+        DoubleVector s2 = DoubleVector.zero(D4);
+        DoubleVector s3 = DoubleVector.zero(D4);
+        DoubleVector s4 = DoubleVector.zero(D4);
+        DoubleVector s5 = DoubleVector.zero(D4);
+        DoubleVector s6 = DoubleVector.zero(D4);
+        DoubleVector s7 = DoubleVector.zero(D4);
+        int i = from;
+        int bound = from + F8.loopBound(to - from);
+        for (; i + 32 <= bound; i += 32) {
+            s0 = s0.add(widened(a, i, D4));
+            s1 = s1.add(widened(a, i + 4, D4));
+            s2 = s2.add(widened(a, i + 8, D4));
+            s3 = s3.add(widened(a, i + 12, D4));
+            s4 = s4.add(widened(a, i + 16, D4));
+            s5 = s5.add(widened(a, i + 20, D4));
+            s6 = s6.add(widened(a, i + 24, D4));
+            s7 = s7.add(widened(a, i + 28, D4));
+        }
+        if (i < bound) { // up to three whole steps left, to lanes 0, 8 and 16 in turn
+            s0 = s0.add(widened(a, i, D4));
+            s1 = s1.add(widened(a, i + 4, D4));
+            i += 8;
+        }
+        if (i < bound) {
+            s2 = s2.add(widened(a, i, D4));
+            s3 = s3.add(widened(a, i + 4, D4));
+            i += 8;
+        }
+        if (i < bound) {
+            s4 = s4.add(widened(a, i, D4));
+            s5 = s5.add(widened(a, i + 4, D4));
+            i += 8;
+        }
+        s0.intoArray(lanes, 0);
+        s1.intoArray(lanes, 4);
+        s2.intoArray(lanes, 8);
+        s3.intoArray(lanes, 12);
+        s4.intoArray(lanes, 16);
+        s5.intoArray(lanes, 20);
+        s6.intoArray(lanes, 24);
+        s7.intoArray(lanes, 28);
+        return i;
+    }
+
+    /** {@code a[i, i + species.length())} widened to double. */
+    private static DoubleVector widened(float[] a, int i, VectorSpecies<Double> species) {
+        VectorSpecies<Float> floats = species == D8 ? F8 : F4;
+        return (DoubleVector) FloatVector.fromArray(floats, a, i).convertShape(VectorOperators.F2D, species, 0);
+    }
+
+    @Override
+    public void scaleShift(float[] a, int from, int to, double k, double bias) {
+        int i = from;
+        for (int bound = from + FD.loopBound(to - from); i < bound; i += FD.length()) {
+            DoubleVector v = (DoubleVector) FloatVector.fromArray(FD, a, i).convertShape(VectorOperators.F2D, D, 0);
+            ((FloatVector) v.fma(k, bias).convertShape(VectorOperators.D2F, FD, 0)).intoArray(a, i);
+        }
+        for (; i < to; i++) {
+            a[i] = (float) Math.fma(a[i], k, bias);
+        }
     }
 
     /** {@link #sumAndDot} into {@code out[at]} and {@code out[at + 1]}, its lanes summed through {@code lanes}. */

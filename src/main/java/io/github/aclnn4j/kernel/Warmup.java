@@ -481,8 +481,8 @@ public final class Warmup {
         }
 
         private void groupNorm() {
-            bulk.affine(a, b, 0, N, 0.5, 0.25, 0.125);
-            bulk.sumAndDot(a, b, 0, N, sums);
+            bulk.scaleShift(a, 0, N, 0.5, 0.125);
+            bulk.groupSum(a, 0, N);
             bulk.squaredDeviations(a, 0, N, 0.5);
             java.util.Arrays.fill(channelsA, 0);
             java.util.Arrays.fill(channelsB, 0);

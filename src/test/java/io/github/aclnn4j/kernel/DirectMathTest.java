@@ -526,7 +526,7 @@ class DirectMathTest {
                     for (int i = r * row; i < end; i++) {
                         betas.set(F64, 8 + 8L * N + 8L * i, beta);
                         betas.set(F64, 8 + 8L * i, gamma);
-                        stored[i] = (float) (k * a[i] + 0.0 * a[i] + (beta - 0.7 * k)); // affineStore's row
+                        stored[i] = (float) Math.fma(a[i], k, beta - 0.7 * k); // scaleShift over the row
                     }
                 }
                 math.affineStoreScaled(dt, a, 0, N, betas, 8, 8 + 8L * N, 1.3, 0.7, out, 6);

@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@link SumOrder}'s definition, written out here independently: term k of a range's first
- * {@code ⌊n/8⌋·8} in lane {@code k mod 8}, the lanes added in order, then the last terms in order.
+ * {@code ⌊n/8⌋·8} in lane {@code k mod 8}, the lanes added in order, then the last terms in order
+ * (GroupNorm forward's group sums: lane {@code k mod 32}, the lanes folded into 8 first).
  * Plain Java must give exactly that sum, and every Vector API step loop must leave exactly those
  * lanes, both its 512-bit form (which runs here in the Vector API's Java fallback where the
  * processor has no 512-bit vectors) and its 256-bit one, so that neither goes untested on the
@@ -22,9 +23,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SumOrderLanesTest {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final int LANES = 8;
+    private static final int GROUP_LANES = 32;
 
     static IntStream lengths() {
-        return IntStream.of(0, 1, 15, 16, 17, 31, 32, 33, 48, 49, 100, 784, 1000, 1029);
+        return IntStream.of(0, 1, 15, 16, 17, 31, 32, 33, 48, 49, 56, 100, 784, 1000, 1029, 1048);
     }
 
     @ParameterizedTest
@@ -36,7 +38,8 @@ class SumOrderLanesTest {
         plain.sumAndDot(t.a, t.b, 3, 3 + n, pair);
         assertBits(t.sum(n), pair[0], "sum");
         assertBits(t.dot(n), pair[1], "dot");
-        assertBits(t.squares(n), plain.squaredDeviations(t.a, 3, 3 + n, Terms.SHIFT), "squares");
+        assertBits(t.groupSquares(n), plain.squaredDeviations(t.a, 3, 3 + n, Terms.SHIFT), "squares");
+        assertBits(t.groupSum(n), plain.groupSum(t.a, 3, 3 + n), "groupSum");
         assertBits(t.prelu(n), plain.preluRow(t.a.clone(), t.b, 3, 3 + n, 0.25f), "prelu");
     }
 
@@ -54,10 +57,16 @@ class SumOrderLanesTest {
         assertLanes(t.sumLanes(steps), quarters, 0, "sumAndDotHalves sums");
         assertLanes(t.dotLanes(steps), quarters, LANES, "sumAndDotHalves dots");
 
-        VectorBulkMath.squaresWide(t.a, 3, 3 + n, Terms.SHIFT, wide);
-        VectorBulkMath.squaresHalves(t.a, 3, 3 + n, Terms.SHIFT, quarters);
-        assertLanes(t.squareLanes(steps), wide, 0, "squaresWide");
-        assertLanes(t.squareLanes(steps), quarters, 0, "squaresHalves");
+        double[] groupWide = new double[GROUP_LANES];
+        double[] groupQuarters = new double[GROUP_LANES];
+        assertEquals(3 + steps, VectorBulkMath.squaresWide(t.a, 3, 3 + n, Terms.SHIFT, groupWide));
+        assertEquals(3 + steps, VectorBulkMath.squaresHalves(t.a, 3, 3 + n, Terms.SHIFT, groupQuarters));
+        assertGroupLanes(t.groupSquareLanes(steps), groupWide, "squaresWide");
+        assertGroupLanes(t.groupSquareLanes(steps), groupQuarters, "squaresHalves");
+        assertEquals(3 + steps, VectorBulkMath.sumsWide(t.a, 3, 3 + n, groupWide));
+        assertEquals(3 + steps, VectorBulkMath.sumsHalves(t.a, 3, 3 + n, groupQuarters));
+        assertGroupLanes(t.groupSumLanes(steps), groupWide, "sumsWide");
+        assertGroupLanes(t.groupSumLanes(steps), groupQuarters, "sumsHalves");
 
         float[] xw = t.a.clone();
         float[] xq = t.a.clone();
@@ -81,10 +90,12 @@ class SumOrderLanesTest {
             long at = 4 + 4 * 3; // element 3, as the rows' ranges start
             double[] wide = new double[2 * LANES];
             double[] quarters = new double[2 * LANES];
-            assertEquals(steps, GroupNormVectorLoops.readLanesWide(a, at, new float[n], n, wide));
-            assertEquals(steps, GroupNormVectorLoops.readLanesHalves(a, at, new float[n], n, quarters));
-            assertLanes(t.sumLanes(steps), wide, 0, "readLanesWide");
-            assertLanes(t.sumLanes(steps), quarters, 0, "readLanesHalves");
+            double[] groupWide = new double[GROUP_LANES];
+            double[] groupQuarters = new double[GROUP_LANES];
+            assertEquals(steps, GroupNormVectorLoops.readLanesWide(a, at, new float[n], n, groupWide));
+            assertEquals(steps, GroupNormVectorLoops.readLanesHalves(a, at, new float[n], n, groupQuarters));
+            assertGroupLanes(t.groupSumLanes(steps), groupWide, "readLanesWide");
+            assertGroupLanes(t.groupSumLanes(steps), groupQuarters, "readLanesHalves");
 
             assertEquals(steps, GroupNormBackwardVectorLoops.rowLanesWide(a, at, b, at, n, wide));
             assertEquals(steps, GroupNormBackwardVectorLoops.rowLanesHalves(a, at, b, at, n, quarters));
@@ -103,7 +114,7 @@ class SumOrderLanesTest {
                 DirectOperands.math().groupSums(DType.FLOAT, a, at, b, at, 1, n, n, sums, 0);
                 assertBits(t.sum(n), sums.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0), "groupSums sum");
                 assertBits(t.dot(n), sums.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 8), "groupSums dot");
-                assertBits(t.sum(n), DirectOperands.math().readAndSum(DType.FLOAT, a, at, new float[n], n),
+                assertBits(t.groupSum(n), DirectOperands.math().readAndSum(DType.FLOAT, a, at, new float[n], n),
                         "readAndSum");
             }
         }
@@ -154,9 +165,19 @@ class SumOrderLanesTest {
             return s;
         }
 
-        double squares(int n) {
+        /** GroupNorm forward's sums: the 32 lanes folded, {@code (l[j] + l[j+8]) + (l[j+16] + l[j+24])}, first. */
+        double groupSum(int n) {
             int steps = n - n % LANES;
-            double s = inOrder(squareLanes(steps));
+            double s = inOrder(folded(groupSumLanes(steps)));
+            for (int k = steps; k < n; k++) {
+                s += a[3 + k];
+            }
+            return s;
+        }
+
+        double groupSquares(int n) {
+            int steps = n - n % LANES;
+            double s = inOrder(folded(groupSquareLanes(steps)));
             for (int k = steps; k < n; k++) {
                 double d = a[3 + k] - SHIFT;
                 s += d * d;
@@ -171,6 +192,14 @@ class SumOrderLanesTest {
                 s += (a[3 + k] > 0 ? 0 : a[3 + k]) * (double) b[3 + k];
             }
             return s;
+        }
+
+        private static double[] folded(double[] lanes) {
+            double[] f = new double[LANES];
+            for (int j = 0; j < LANES; j++) {
+                f[j] = (lanes[j] + lanes[j + 8]) + (lanes[j + 16] + lanes[j + 24]);
+            }
+            return f;
         }
 
         private static double inOrder(double[] lanes) {
@@ -197,11 +226,19 @@ class SumOrderLanesTest {
             return lanes;
         }
 
-        double[] squareLanes(int n) {
-            double[] lanes = new double[LANES];
+        double[] groupSumLanes(int n) {
+            double[] lanes = new double[GROUP_LANES];
+            for (int k = 0; k < n; k++) {
+                lanes[k % GROUP_LANES] += a[3 + k];
+            }
+            return lanes;
+        }
+
+        double[] groupSquareLanes(int n) {
+            double[] lanes = new double[GROUP_LANES];
             for (int k = 0; k < n; k++) {
                 double d = a[3 + k] - SHIFT;
-                lanes[k % LANES] = Math.fma(d, d, lanes[k % LANES]);
+                lanes[k % GROUP_LANES] = Math.fma(d, d, lanes[k % GROUP_LANES]);
             }
             return lanes;
         }
@@ -219,6 +256,12 @@ class SumOrderLanesTest {
     private static void assertLanes(double[] expected, double[] actual, int from, String what) {
         for (int j = 0; j < LANES; j++) {
             assertBits(expected[j], actual[from + j], what + " lane " + j);
+        }
+    }
+
+    private static void assertGroupLanes(double[] expected, double[] actual, String what) {
+        for (int j = 0; j < GROUP_LANES; j++) {
+            assertBits(expected[j], actual[j], what + " lane " + j);
         }
     }
 

@@ -56,6 +56,8 @@ class SumOrderTest {
             String sumAndDot = line("sumAndDot", n, pair[0], pair[1]);
             lines.add(sumAndDot);
             lines.add(line("squaredDeviations", n, math.squaredDeviations(a, 3, n + 3, 0.125)));
+            double groupSum = math.groupSum(a, 3, n + 3);
+            lines.add(line("groupSum", n, groupSum));
             float[] x = a.clone();
             double prelu = math.preluRow(x, b, 3, n + 3, 0.25f);
             lines.add(line("preluRow", n, prelu, java.util.Arrays.hashCode(x)));
@@ -87,7 +89,7 @@ class SumOrderTest {
                 assertEquals(sumAndDot.replace("sumAndDot", "groupSums"),
                         directLines.getLast(), "groupSums against sumAndDot");
                 directLines.add(line("readAndSum", n, direct.readAndSum(DType.FLOAT, as, 16, new float[n], n)));
-                assertEquals(line("readAndSum", n, pair[0]), directLines.getLast(), "readAndSum against sumAndDot");
+                assertEquals(line("readAndSum", n, groupSum), directLines.getLast(), "readAndSum against groupSum");
                 int whole = n - n % direct.step();
                 double preluDirect = direct.prelu(DType.FLOAT, as, 16, bs, 16, 0.25f, arena.allocate(4L * n + 4), 0,
                         whole);
