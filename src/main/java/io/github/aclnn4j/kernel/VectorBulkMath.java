@@ -649,7 +649,6 @@ final class VectorBulkMath implements BulkMath {
     @Override
     public double groupSum(float[] a, int from, int to) {
         double[] lanes = Scratch.get().lanes;
-        // Σa is Σ(a − 0)² without the square: the same loops, shift 0 and squares off
         int i = WIDE ? sumsWide(a, from, to, lanes) : sumsHalves(a, from, to, lanes);
         double s = SumOrder.foldGroupLanes(lanes);
         for (; i < to; i++) {
