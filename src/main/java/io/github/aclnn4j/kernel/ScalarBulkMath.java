@@ -154,8 +154,7 @@ final class ScalarBulkMath implements BulkMath {
     /** In {@link SumOrder#GROUP_LANES}, as the Vector API loop adds it. */
     @Override
     public double squaredDeviations(float[] a, int from, int to, double shift) {
-        double[] lanes = Scratch.get().lanes;
-        java.util.Arrays.fill(lanes, 0, SumOrder.GROUP_LANES, 0.0);
+        double[] lanes = SumOrder.zeroedGroupLanes(Scratch.get().lanes);
         int bound = SumOrder.laneBound(from, to);
         for (int i = from; i < bound; i++) {
             double d = a[i] - shift;
@@ -172,8 +171,7 @@ final class ScalarBulkMath implements BulkMath {
     /** In {@link SumOrder#GROUP_LANES}, as the Vector API loop adds it. */
     @Override
     public double groupSum(float[] a, int from, int to) {
-        double[] lanes = Scratch.get().lanes;
-        java.util.Arrays.fill(lanes, 0, SumOrder.GROUP_LANES, 0.0);
+        double[] lanes = SumOrder.zeroedGroupLanes(Scratch.get().lanes);
         int bound = SumOrder.laneBound(from, to);
         for (int i = from; i < bound; i++) {
             lanes[(i - from) % SumOrder.GROUP_LANES] += a[i];

@@ -1,8 +1,8 @@
 package io.github.aclnn4j.kernel;
 
 /**
- * The one order every double sum of float terms adds in (GroupNorm's sums and squared deviations,
- * PReLU backward's gradWeight, FLOAT and rows alike), so that a sum's bits depend neither on the
+ * The one order every double sum of float terms adds in (GroupNorm backward's row sums, PReLU
+ * backward's gradWeight, FLOAT and rows alike), so that a sum's bits depend neither on the
  * processor's vector width nor on whether the Vector API is there: the terms of a range's first
  * {@code ⌊n/8⌋·8} elements go to {@link #LANES} lanes, term {@code k} (from the range's start) to
  * lane {@code k mod 8}, each lane adding in order from 0; the lanes are then added in lane order
@@ -144,6 +144,12 @@ final class SumOrder {
     /** {@code lanes} with its first {@link #LANES} values set to 0, for a new sum. */
     static double[] zeroed(double[] lanes) {
         java.util.Arrays.fill(lanes, 0, LANES, 0.0);
+        return lanes;
+    }
+
+    /** {@code lanes} with its first {@link #GROUP_LANES} values set to 0, for a new group sum. */
+    static double[] zeroedGroupLanes(double[] lanes) {
+        java.util.Arrays.fill(lanes, 0, GROUP_LANES, 0.0);
         return lanes;
     }
 

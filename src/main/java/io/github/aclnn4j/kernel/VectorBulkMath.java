@@ -764,9 +764,7 @@ final class VectorBulkMath implements BulkMath {
 
     /** {@code a[i, i + species.length())} widened to double, {@code shift} subtracted. */
     private static DoubleVector deviations(float[] a, int i, double shift, VectorSpecies<Double> species) {
-        VectorSpecies<Float> floats = species == D8 ? F8 : F4;
-        return ((DoubleVector) FloatVector.fromArray(floats, a, i).convertShape(VectorOperators.F2D, species, 0))
-                .sub(shift);
+        return widened(a, i, species).sub(shift);
     }
 
     /** groupSum's whole steps into the {@link SumOrder#GROUP_LANES} lanes; returns where they end. */
