@@ -41,86 +41,52 @@ final class GroupNormVectorLoops {
     }
 
     /**
-     * readAndSum's whole steps: copied, and added into the {@link SumOrder#GROUP_LANES} lanes as
-     * four 512-bit accumulators; returns where they end.
+     * readAndSum's whole steps: copied, and added into the {@link SumOrder#GROUP_LANES} lanes by
+     * rotating accumulators, as VectorBulkMath's groupSum loops add; returns where they end.
      */
     static int readLanesWide(MemorySegment x, long xAt, float[] dst, int n, double[] lanes) {
         x = (MemorySegment) NATIVE.cast(x); // each loop casts its own segments (see VectorLanes)
         DoubleVector s0 = DoubleVector.zero(D8);
-        DoubleVector s1 = DoubleVector.zero(D8);
-        DoubleVector s2 = DoubleVector.zero(D8);
-        DoubleVector s3 = DoubleVector.zero(D8);
+        DoubleVector s1 = s0;
+        DoubleVector s2 = s0;
+        DoubleVector s3 = s0;
         int bound = n - n % F8.length();
-        int i = 0;
-        for (; i + 32 <= bound; i += 32) {
-            s0 = s0.add(read(x, xAt, dst, i, D8));
-            s1 = s1.add(read(x, xAt, dst, i + 8, D8));
-            s2 = s2.add(read(x, xAt, dst, i + 16, D8));
-            s3 = s3.add(read(x, xAt, dst, i + 24, D8));
+        for (int i = 0; i < bound; i += 8) {
+            DoubleVector next = s0.add(read(x, xAt, dst, i, D8));
+            s0 = s1;
+            s1 = s2;
+            s2 = s3;
+            s3 = next;
         }
-        if (i < bound) { // up to three whole steps left, to lanes 0, 8 and 16 in turn
-            s0 = s0.add(read(x, xAt, dst, i, D8));
-            i += 8;
-        }
-        if (i < bound) {
-            s1 = s1.add(read(x, xAt, dst, i, D8));
-            i += 8;
-        }
-        if (i < bound) {
-            s2 = s2.add(read(x, xAt, dst, i, D8));
-        }
-        s0.intoArray(lanes, 0);
-        s1.intoArray(lanes, 8);
-        s2.intoArray(lanes, 16);
-        s3.intoArray(lanes, 24);
+        VectorBulkMath.storeRotated(lanes, bound / 8, s0, s1, s2, s3);
         return bound;
     }
 
-    /** As {@link #readLanesWide}, each 8 lanes in two 256-bit halves (eight accumulators). */
+    /** As {@link #readLanesWide}, each 8 lanes in two 256-bit halves. */
     static int readLanesHalves(MemorySegment x, long xAt, float[] dst, int n, double[] lanes) {
         x = (MemorySegment) NATIVE.cast(x); // each loop casts its own segments (see VectorLanes)
         DoubleVector s0 = DoubleVector.zero(D4);
-        DoubleVector s1 = DoubleVector.zero(D4);
-        DoubleVector s2 = DoubleVector.zero(D4);
-        DoubleVector s3 = DoubleVector.zero(D4);
-        DoubleVector s4 = DoubleVector.zero(D4);
-        DoubleVector s5 = DoubleVector.zero(D4);
-        DoubleVector s6 = DoubleVector.zero(D4);
-        DoubleVector s7 = DoubleVector.zero(D4);
+        DoubleVector s1 = s0;
+        DoubleVector s2 = s0;
+        DoubleVector s3 = s0;
+        DoubleVector s4 = s0;
+        DoubleVector s5 = s0;
+        DoubleVector s6 = s0;
+        DoubleVector s7 = s0;
         int bound = n - n % F8.length();
-        int i = 0;
-        for (; i + 32 <= bound; i += 32) {
-            s0 = s0.add(read(x, xAt, dst, i, D4));
-            s1 = s1.add(read(x, xAt, dst, i + 4, D4));
-            s2 = s2.add(read(x, xAt, dst, i + 8, D4));
-            s3 = s3.add(read(x, xAt, dst, i + 12, D4));
-            s4 = s4.add(read(x, xAt, dst, i + 16, D4));
-            s5 = s5.add(read(x, xAt, dst, i + 20, D4));
-            s6 = s6.add(read(x, xAt, dst, i + 24, D4));
-            s7 = s7.add(read(x, xAt, dst, i + 28, D4));
+        for (int i = 0; i < bound; i += 8) {
+            DoubleVector low = s0.add(read(x, xAt, dst, i, D4));
+            DoubleVector high = s1.add(read(x, xAt, dst, i + 4, D4));
+            s0 = s2;
+            s1 = s3;
+            s2 = s4;
+            s3 = s5;
+            s4 = s6;
+            s5 = s7;
+            s6 = low;
+            s7 = high;
         }
-        if (i < bound) { // up to three whole steps left, to lanes 0, 8 and 16 in turn
-            s0 = s0.add(read(x, xAt, dst, i, D4));
-            s1 = s1.add(read(x, xAt, dst, i + 4, D4));
-            i += 8;
-        }
-        if (i < bound) {
-            s2 = s2.add(read(x, xAt, dst, i, D4));
-            s3 = s3.add(read(x, xAt, dst, i + 4, D4));
-            i += 8;
-        }
-        if (i < bound) {
-            s4 = s4.add(read(x, xAt, dst, i, D4));
-            s5 = s5.add(read(x, xAt, dst, i + 4, D4));
-        }
-        s0.intoArray(lanes, 0);
-        s1.intoArray(lanes, 4);
-        s2.intoArray(lanes, 8);
-        s3.intoArray(lanes, 12);
-        s4.intoArray(lanes, 16);
-        s5.intoArray(lanes, 20);
-        s6.intoArray(lanes, 24);
-        s7.intoArray(lanes, 28);
+        VectorBulkMath.storeRotated(lanes, bound / 8, s0, s1, s2, s3, s4, s5, s6, s7);
         return bound;
     }
 

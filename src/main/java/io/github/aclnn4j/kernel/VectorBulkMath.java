@@ -657,108 +657,60 @@ final class VectorBulkMath implements BulkMath {
         return s;
     }
 
-    /**
-     * squaredDeviations' whole steps into the {@link SumOrder#GROUP_LANES} lanes, as four 512-bit
-     * accumulators; returns where they end.
+    /*
+     * The GROUP_LANES loops take one whole step of 8 elements at a time into lanes 8·(t mod 4) for
+     * step t. Their accumulators rotate after each step, so each waits on itself only every fourth
+     * step, and every step runs the same code whatever the count: no branch for the steps left
+     * after the last 32 elements, which C2 compiles as a trap when the sizes it saw never took it
+     * (a GroupNorm call of another size then deoptimized the loop). storeRotated puts each
+     * accumulator back at its lanes.
      */
+
+    /** squaredDeviations' whole steps into the {@link SumOrder#GROUP_LANES} lanes; returns where they end. */
     static int squaresWide(float[] a, int from, int to, double shift, double[] lanes) {
         DoubleVector s0 = DoubleVector.zero(D8);
-        DoubleVector s1 = DoubleVector.zero(D8);
-        DoubleVector s2 = DoubleVector.zero(D8);
-        DoubleVector s3 = DoubleVector.zero(D8);
+        DoubleVector s1 = s0;
+        DoubleVector s2 = s0;
+        DoubleVector s3 = s0;
         int i = from;
-        int bound = from + F8.loopBound(to - from);
-        for (; i + 4 * F8.length() <= bound; i += 4 * F8.length()) {
-            DoubleVector d0 = deviations(a, i, shift, D8);
-            DoubleVector d1 = deviations(a, i + 8, shift, D8);
-            DoubleVector d2 = deviations(a, i + 16, shift, D8);
-            DoubleVector d3 = deviations(a, i + 24, shift, D8);
-            s0 = d0.fma(d0, s0);
-            s1 = d1.fma(d1, s1);
-            s2 = d2.fma(d2, s2);
-            s3 = d3.fma(d3, s3);
-        }
-        if (i < bound) { // up to three whole steps left, to lanes 0, 8 and 16 in turn
+        for (int bound = from + F8.loopBound(to - from); i < bound; i += 8) {
             DoubleVector d = deviations(a, i, shift, D8);
-            s0 = d.fma(d, s0);
-            i += F8.length();
+            DoubleVector next = d.fma(d, s0);
+            s0 = s1;
+            s1 = s2;
+            s2 = s3;
+            s3 = next;
         }
-        if (i < bound) {
-            DoubleVector d = deviations(a, i, shift, D8);
-            s1 = d.fma(d, s1);
-            i += F8.length();
-        }
-        if (i < bound) {
-            DoubleVector d = deviations(a, i, shift, D8);
-            s2 = d.fma(d, s2);
-            i += F8.length();
-        }
-        s0.intoArray(lanes, 0);
-        s1.intoArray(lanes, 8);
-        s2.intoArray(lanes, 16);
-        s3.intoArray(lanes, 24);
+        storeRotated(lanes, (i - from) / 8, s0, s1, s2, s3);
         return i;
     }
 
-    /** As {@link #squaresWide}, each 8 lanes in two 256-bit halves (eight accumulators). */
+    /** As {@link #squaresWide}, each 8 lanes in two 256-bit halves. */
     static int squaresHalves(float[] a, int from, int to, double shift, double[] lanes) {
         DoubleVector s0 = DoubleVector.zero(D4);
-        DoubleVector s1 = DoubleVector.zero(D4);
-        DoubleVector s2 = DoubleVector.zero(D4);
-        DoubleVector s3 = DoubleVector.zero(D4);
-        DoubleVector s4 = DoubleVector.zero(D4);
-        DoubleVector s5 = DoubleVector.zero(D4);
-        DoubleVector s6 = DoubleVector.zero(D4);
-        DoubleVector s7 = DoubleVector.zero(D4);
+        DoubleVector s1 = s0;
+        DoubleVector s2 = s0;
+        DoubleVector s3 = s0;
+        DoubleVector s4 = s0;
+        DoubleVector s5 = s0;
+        DoubleVector s6 = s0;
+        DoubleVector s7 = s0;
         int i = from;
-        int bound = from + F8.loopBound(to - from);
-        for (; i + 32 <= bound; i += 32) {
+        for (int bound = from + F8.loopBound(to - from); i < bound; i += 8) {
             DoubleVector d0 = deviations(a, i, shift, D4);
             DoubleVector d1 = deviations(a, i + 4, shift, D4);
-            DoubleVector d2 = deviations(a, i + 8, shift, D4);
-            DoubleVector d3 = deviations(a, i + 12, shift, D4);
-            DoubleVector d4 = deviations(a, i + 16, shift, D4);
-            DoubleVector d5 = deviations(a, i + 20, shift, D4);
-            DoubleVector d6 = deviations(a, i + 24, shift, D4);
-            DoubleVector d7 = deviations(a, i + 28, shift, D4);
-            s0 = d0.fma(d0, s0);
-            s1 = d1.fma(d1, s1);
-            s2 = d2.fma(d2, s2);
-            s3 = d3.fma(d3, s3);
-            s4 = d4.fma(d4, s4);
-            s5 = d5.fma(d5, s5);
-            s6 = d6.fma(d6, s6);
-            s7 = d7.fma(d7, s7);
+            DoubleVector low = d0.fma(d0, s0);
+            DoubleVector high = d1.fma(d1, s1);
+            s0 = s2;
+            s1 = s3;
+            s2 = s4;
+            s3 = s5;
+            s4 = s6;
+            s5 = s7;
+            s6 = low;
+            s7 = high;
         }
-        if (i < bound) { // up to three whole steps left, to lanes 0, 8 and 16 in turn
-            DoubleVector d0 = deviations(a, i, shift, D4);
-            DoubleVector d1 = deviations(a, i + 4, shift, D4);
-            s0 = d0.fma(d0, s0);
-            s1 = d1.fma(d1, s1);
-            i += 8;
-        }
-        if (i < bound) {
-            DoubleVector d2 = deviations(a, i, shift, D4);
-            DoubleVector d3 = deviations(a, i + 4, shift, D4);
-            s2 = d2.fma(d2, s2);
-            s3 = d3.fma(d3, s3);
-            i += 8;
-        }
-        if (i < bound) {
-            DoubleVector d4 = deviations(a, i, shift, D4);
-            DoubleVector d5 = deviations(a, i + 4, shift, D4);
-            s4 = d4.fma(d4, s4);
-            s5 = d5.fma(d5, s5);
-            i += 8;
-        }
-        s0.intoArray(lanes, 0);
-        s1.intoArray(lanes, 4);
-        s2.intoArray(lanes, 8);
-        s3.intoArray(lanes, 12);
-        s4.intoArray(lanes, 16);
-        s5.intoArray(lanes, 20);
-        s6.intoArray(lanes, 24);
-        s7.intoArray(lanes, 28);
+        storeRotated(lanes, (i - from) / 8, s0, s1, s2, s3, s4, s5, s6, s7);
         return i;
     }
 
@@ -770,81 +722,45 @@ final class VectorBulkMath implements BulkMath {
     /** groupSum's whole steps into the {@link SumOrder#GROUP_LANES} lanes; returns where they end. */
     static int sumsWide(float[] a, int from, int to, double[] lanes) {
         DoubleVector s0 = DoubleVector.zero(D8);
-        DoubleVector s1 = DoubleVector.zero(D8);
-        DoubleVector s2 = DoubleVector.zero(D8);
-        DoubleVector s3 = DoubleVector.zero(D8);
+        DoubleVector s1 = s0;
+        DoubleVector s2 = s0;
+        DoubleVector s3 = s0;
         int i = from;
-        int bound = from + F8.loopBound(to - from);
-        for (; i + 32 <= bound; i += 32) {
-            s0 = s0.add(widened(a, i, D8));
-            s1 = s1.add(widened(a, i + 8, D8));
-            s2 = s2.add(widened(a, i + 16, D8));
-            s3 = s3.add(widened(a, i + 24, D8));
+        for (int bound = from + F8.loopBound(to - from); i < bound; i += 8) {
+            DoubleVector next = s0.add(widened(a, i, D8));
+            s0 = s1;
+            s1 = s2;
+            s2 = s3;
+            s3 = next;
         }
-        if (i < bound) { // up to three whole steps left, to lanes 0, 8 and 16 in turn
-            s0 = s0.add(widened(a, i, D8));
-            i += 8;
-        }
-        if (i < bound) {
-            s1 = s1.add(widened(a, i, D8));
-            i += 8;
-        }
-        if (i < bound) {
-            s2 = s2.add(widened(a, i, D8));
-            i += 8;
-        }
-        s0.intoArray(lanes, 0);
-        s1.intoArray(lanes, 8);
-        s2.intoArray(lanes, 16);
-        s3.intoArray(lanes, 24);
+        storeRotated(lanes, (i - from) / 8, s0, s1, s2, s3);
         return i;
     }
 
-    /** As {@link #sumsWide}, each 8 lanes in two 256-bit halves (eight accumulators). */
+    /** As {@link #sumsWide}, each 8 lanes in two 256-bit halves. */
     static int sumsHalves(float[] a, int from, int to, double[] lanes) {
         DoubleVector s0 = DoubleVector.zero(D4);
-        DoubleVector s1 = DoubleVector.zero(D4);
-        DoubleVector s2 = DoubleVector.zero(D4);
-        DoubleVector s3 = DoubleVector.zero(D4);
-        DoubleVector s4 = DoubleVector.zero(D4);
-        DoubleVector s5 = DoubleVector.zero(D4);
-        DoubleVector s6 = DoubleVector.zero(D4);
-        DoubleVector s7 = DoubleVector.zero(D4);
+        DoubleVector s1 = s0;
+        DoubleVector s2 = s0;
+        DoubleVector s3 = s0;
+        DoubleVector s4 = s0;
+        DoubleVector s5 = s0;
+        DoubleVector s6 = s0;
+        DoubleVector s7 = s0;
         int i = from;
-        int bound = from + F8.loopBound(to - from);
-        for (; i + 32 <= bound; i += 32) {
-            s0 = s0.add(widened(a, i, D4));
-            s1 = s1.add(widened(a, i + 4, D4));
-            s2 = s2.add(widened(a, i + 8, D4));
-            s3 = s3.add(widened(a, i + 12, D4));
-            s4 = s4.add(widened(a, i + 16, D4));
-            s5 = s5.add(widened(a, i + 20, D4));
-            s6 = s6.add(widened(a, i + 24, D4));
-            s7 = s7.add(widened(a, i + 28, D4));
+        for (int bound = from + F8.loopBound(to - from); i < bound; i += 8) {
+            DoubleVector low = s0.add(widened(a, i, D4));
+            DoubleVector high = s1.add(widened(a, i + 4, D4));
+            s0 = s2;
+            s1 = s3;
+            s2 = s4;
+            s3 = s5;
+            s4 = s6;
+            s5 = s7;
+            s6 = low;
+            s7 = high;
         }
-        if (i < bound) { // up to three whole steps left, to lanes 0, 8 and 16 in turn
-            s0 = s0.add(widened(a, i, D4));
-            s1 = s1.add(widened(a, i + 4, D4));
-            i += 8;
-        }
-        if (i < bound) {
-            s2 = s2.add(widened(a, i, D4));
-            s3 = s3.add(widened(a, i + 4, D4));
-            i += 8;
-        }
-        if (i < bound) {
-            s4 = s4.add(widened(a, i, D4));
-            s5 = s5.add(widened(a, i + 4, D4));
-            i += 8;
-        }
-        s0.intoArray(lanes, 0);
-        s1.intoArray(lanes, 4);
-        s2.intoArray(lanes, 8);
-        s3.intoArray(lanes, 12);
-        s4.intoArray(lanes, 16);
-        s5.intoArray(lanes, 20);
-        s6.intoArray(lanes, 24);
-        s7.intoArray(lanes, 28);
+        storeRotated(lanes, (i - from) / 8, s0, s1, s2, s3, s4, s5, s6, s7);
         return i;
     }
 
@@ -852,6 +768,31 @@ final class VectorBulkMath implements BulkMath {
     private static DoubleVector widened(float[] a, int i, VectorSpecies<Double> species) {
         VectorSpecies<Float> floats = species == D8 ? F8 : F4;
         return (DoubleVector) FloatVector.fromArray(floats, a, i).convertShape(VectorOperators.F2D, species, 0);
+    }
+
+    /**
+     * A rotating GROUP_LANES loop's four 512-bit accumulators after {@code steps} steps, in their
+     * lanes: {@code s[q]} holds the steps t with t ≡ q + steps (mod 4).
+     */
+    static void storeRotated(double[] lanes, int steps, DoubleVector s0, DoubleVector s1, DoubleVector s2,
+            DoubleVector s3) {
+        s0.intoArray(lanes, 8 * (steps & 3));
+        s1.intoArray(lanes, 8 * ((steps + 1) & 3));
+        s2.intoArray(lanes, 8 * ((steps + 2) & 3));
+        s3.intoArray(lanes, 8 * ((steps + 3) & 3));
+    }
+
+    /** As {@link #storeRotated(double[], int, DoubleVector, DoubleVector, DoubleVector, DoubleVector)}, halves in pairs. */
+    static void storeRotated(double[] lanes, int steps, DoubleVector s0, DoubleVector s1, DoubleVector s2,
+            DoubleVector s3, DoubleVector s4, DoubleVector s5, DoubleVector s6, DoubleVector s7) {
+        s0.intoArray(lanes, 8 * (steps & 3));
+        s1.intoArray(lanes, 8 * (steps & 3) + 4);
+        s2.intoArray(lanes, 8 * ((steps + 1) & 3));
+        s3.intoArray(lanes, 8 * ((steps + 1) & 3) + 4);
+        s4.intoArray(lanes, 8 * ((steps + 2) & 3));
+        s5.intoArray(lanes, 8 * ((steps + 2) & 3) + 4);
+        s6.intoArray(lanes, 8 * ((steps + 3) & 3));
+        s7.intoArray(lanes, 8 * ((steps + 3) & 3) + 4);
     }
 
     @Override
