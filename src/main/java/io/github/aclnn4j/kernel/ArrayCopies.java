@@ -9,7 +9,9 @@ import java.lang.foreign.MemorySegment;
  * spins a class through the class-file API: 9–12 ms before a program's first result when the JVM
  * cannot take that class from an AOT cache (with the Vector API's incubator module it cannot),
  * against 1–2 ms for the first segment-to-segment copy (fresh JVMs, JDK 25, Zen 3). The heap
- * segment does not outlive the copy, and compiled code does not allocate it.
+ * segment does not outlive the copy, and compiled code usually does not allocate it: only where C2
+ * inlines the whole copy can it scalar-replace the segment, so an array copied on every call keeps
+ * a segment of its own instead ({@link Scratch#workspaceDoubles}).
  */
 public final class ArrayCopies {
     private ArrayCopies() {}
@@ -32,11 +34,6 @@ public final class ArrayCopies {
     /** {@code src[at, at + n)} into {@code dst} at byte {@code offset}. */
     public static void store(short[] src, int at, MemorySegment dst, long offset, int n) {
         MemorySegment.copy(MemorySegment.ofArray(src), 2L * at, dst, offset, 2L * n);
-    }
-
-    /** {@code n} doubles from {@code src} at byte {@code offset} into {@code dst[at, at + n)}. */
-    public static void load(MemorySegment src, long offset, double[] dst, int at, int n) {
-        MemorySegment.copy(src, offset, MemorySegment.ofArray(dst), 8L * at, 8L * n);
     }
 
     /** {@code src[at, at + n)} into {@code dst} at byte {@code offset}. */

@@ -145,6 +145,12 @@ final class Scratch {
 
     /** A kernel's workspace values on their way into loops; see {@link #workspaceDoubles}. */
     private double[] workspaceDoubles = new double[64];
+    /**
+     * {@link #workspaceDoubles} as a segment, made with the array: copying through a heap segment
+     * made per call (ArrayCopies) allocated one, 72 bytes, every PReLU backward call whose
+     * compilation did not scalar-replace it (PhaseTwoAllocationTest, now and then on a loaded machine).
+     */
+    private MemorySegment workspaceDoublesSegment = MemorySegment.ofArray(workspaceDoubles);
 
     /**
      * {@code n} doubles of {@code workspace} from double index {@code from}, bulk-copied into a
@@ -154,8 +160,9 @@ final class Scratch {
     double[] workspaceDoubles(MemorySegment workspace, long from, int n) {
         if (workspaceDoubles.length < n) {
             workspaceDoubles = new double[Math.max(n, 2 * workspaceDoubles.length)];
+            workspaceDoublesSegment = MemorySegment.ofArray(workspaceDoubles);
         }
-        ArrayCopies.load(workspace, 8 * from, workspaceDoubles, 0, n);
+        MemorySegment.copy(workspace, 8 * from, workspaceDoublesSegment, 0, 8L * n);
         return workspaceDoubles;
     }
 
