@@ -5,13 +5,18 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The library's own compute threads (the common ForkJoin pool has a single thread on two cores).
- * Work is a range of independent tasks, handed out in runs of consecutive indices to the calling
- * thread and up to {@code threads − 1} workers; which thread runs a task never changes what it
- * computes, so results are identical for any thread count. A run covers about
+ * Work is a range of independent tasks, cut into one consecutive share per thread: the calling
+ * thread starts on the first, the k-th worker it recruits on share k, and a thread done with its
+ * own takes what is left of the others', in runs of consecutive indices; which thread runs a task
+ * never changes what it computes, so results are identical for any thread count. As a thread
+ * starts on the same share call after call, a long-running program's calls on data that fits the
+ * caches find each part in the core that touched it last (PReLU forward on 2^18 elements, two
+ * threads: median 0.030 → 0.018 ms, against runs handed out first come, first served). A run covers about
  * {@link #RUN_ELEMENTS} elements: consecutive tasks touch consecutive memory, and a thread that
  * streams through a long stretch keeps the hardware prefetchers going, where one that hops between
  * short blocks restarts them (measured: a quarter of the time of a memory-bound kernel). Sized by
@@ -103,10 +108,10 @@ public final class Parallel {
         }
         long run = Math.max(1, Math.min(RUN_ELEMENTS / Math.max(1, elementsPerTask),
                 tasks / (p.threads() * RUNS_PER_THREAD)));
-        job.start(tasks, run, body, workspace);
+        job.start(tasks, run, p.threads(), body, workspace);
         try {
             p.recruit(job, tasks - 1);
-            job.work();
+            job.work(0);
             job.finish();
         } finally {
             job.clear();
@@ -130,11 +135,14 @@ public final class Parallel {
             return threads;
         }
 
-        /** Gives {@code job} to idle workers, at most {@code wanted} of them. */
+        /**
+         * Gives {@code job} to idle workers, at most {@code wanted} of them; the k-th recruited
+         * takes the job's share k (the caller's is 0).
+         */
         void recruit(Job job, long wanted) {
-            long recruited = 0;
+            int recruited = 0;
             for (int i = 0; i < workers.length && recruited < wanted; i++) {
-                if (workers[i].offer(job)) {
+                if (workers[i].offer(job, recruited + 1)) {
                     recruited++;
                 }
             }
@@ -162,6 +170,8 @@ public final class Parallel {
         }
 
         private final Thread thread;
+        /** The share of the job in the mailbox this worker starts on; written before the job is. */
+        private int share;
         private volatile Job mailbox;
         private volatile boolean stopping;
 
@@ -171,8 +181,9 @@ public final class Parallel {
             thread.start();
         }
 
-        /** Hands {@code job} to this worker if it is idle. */
-        boolean offer(Job job) {
+        /** Hands {@code job} to this worker if it is idle, to start on its share {@code share}. */
+        boolean offer(Job job, int share) {
+            this.share = share;
             job.joined();
             if (!MAILBOX.compareAndSet(this, (Job) null, job)) {
                 job.left();
@@ -214,7 +225,7 @@ public final class Parallel {
                         LockSupport.park(this);
                     }
                 } else {
-                    long runs = job.work();
+                    long runs = job.work(share);
                     if (runs > 0) {
                         WORKER_RUNS.addAndGet(runs);
                     }
@@ -230,9 +241,13 @@ public final class Parallel {
      * threads still working on it: the caller, and each worker from its offer until it is idle again.
      */
     private static final class Job {
-        private final AtomicLong next = new AtomicLong();
+        /** Longs between two shares' cursors, so that each has a cache line pair of its own. */
+        private static final int PAD = 16;
         private final AtomicInteger pending = new AtomicInteger();
         private final Thread caller = Thread.currentThread();
+        /** Per share, the next task its runs start from; grows with the thread count. */
+        private AtomicLongArray cursors = new AtomicLongArray(0);
+        private int shares;
         private long tasks;
         private long run;
         private Tasks body;
@@ -241,15 +256,26 @@ public final class Parallel {
         private int call;
         private volatile Throwable failure;
 
-        void start(long tasks, long run, Tasks body, MemorySegment workspace) {
+        void start(long tasks, long run, int shares, Tasks body, MemorySegment workspace) {
             this.tasks = tasks;
             this.run = run;
+            this.shares = shares;
             this.body = body;
             this.workspace = workspace;
             call = Warmup.callBits();
             failure = null;
-            next.set(0);
+            if (cursors.length() < shares * PAD) {
+                cursors = new AtomicLongArray(shares * PAD);
+            }
+            for (int k = 0; k < shares; k++) {
+                cursors.set(k * PAD, shareStart(k));
+            }
             pending.set(1);
+        }
+
+        /** The first task of share {@code k}: the shares cut the tasks into equal consecutive ranges. */
+        private long shareStart(int k) {
+            return tasks * k / shares; // tasks times threads stays far below 2^63
         }
 
         void joined() {
@@ -262,14 +288,22 @@ public final class Parallel {
             }
         }
 
-        /** Takes runs until none is left; returns how many this thread took. */
-        long work() {
+        /**
+         * Takes runs of share {@code home} until it has none left, then of the other shares in
+         * turn (those of threads that came late or not at all); returns how many it took. A thread
+         * starts on the same share call after call, so a call over data that stays in the caches
+         * finds its part in its own core's.
+         */
+        long work(int home) {
             long runs = 0;
             int own = Warmup.enterCall(call);
             try {
-                for (long first; failure == null && (first = next.getAndAdd(run)) < tasks; runs++) {
-                    for (long i = first, end = Math.min(tasks, first + run); i < end && failure == null; i++) {
-                        body.task(i, workspace);
+                for (int k = home, taken = 0; taken < shares && failure == null; taken++, k = k + 1 == shares ? 0 : k + 1) {
+                    long end = k + 1 == shares ? tasks : shareStart(k + 1);
+                    for (long first; failure == null && (first = cursors.getAndAdd(k * PAD, run)) < end; runs++) {
+                        for (long i = first, last = Math.min(end, first + run); i < last && failure == null; i++) {
+                            body.task(i, workspace);
+                        }
                     }
                 }
             } catch (Throwable t) {

@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -106,6 +107,45 @@ class ParallelTest {
         Parallel.forEach(16, Parallel.MIN_PARALLEL_ELEMENTS / 16 - 1, (i, ws) -> assertSame(caller,
                 Thread.currentThread(), "task " + i + " of a call below the threshold"), WORKSPACE);
         assertEquals(workerRuns, Parallel.workerRuns(), "runs taken by workers below the threshold");
+    }
+
+    /**
+     * Each thread starts on its own consecutive share of the tasks, the same one call after call,
+     * so that data a call leaves in a core's cache is there for that core's part of the next. The
+     * caller's first task holds it until a worker has finished the last task; meanwhile the
+     * worker must have started at the first task of the second half, not next to the caller's.
+     */
+    @Test
+    void eachThreadStartsOnItsOwnShare() throws Exception {
+        Parallel.setThreads(2);
+        int tasks = 64;
+        long perTask = Parallel.MIN_PARALLEL_ELEMENTS;
+        Thread caller = Thread.currentThread();
+        for (int round = 0; round < 5; round++) {
+            CountDownLatch lastDone = new CountDownLatch(1);
+            long[] workerFirst = {-1};
+            Parallel.forEach(tasks, perTask, (i, ws) -> {
+                if (Thread.currentThread() == caller) {
+                    if (i == 0) {
+                        try {
+                            assertTrue(lastDone.await(10, TimeUnit.SECONDS), "no worker reached the last task");
+                        } catch (InterruptedException e) {
+                            throw new AssertionError(e);
+                        }
+                    }
+                    return;
+                }
+                synchronized (workerFirst) {
+                    if (workerFirst[0] < 0) {
+                        workerFirst[0] = i;
+                    }
+                }
+                if (i == tasks - 1) {
+                    lastDone.countDown();
+                }
+            }, WORKSPACE);
+            assertEquals(tasks / 2, workerFirst[0], "round " + round + ": the worker's first task");
+        }
     }
 
     @Test
