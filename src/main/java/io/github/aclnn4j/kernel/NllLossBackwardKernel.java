@@ -23,6 +23,7 @@ public final class NllLossBackwardKernel implements Parallel.Tasks, Kernel {
     private final long ignoreIndex;
     private final boolean perRowGrad;
     private final StridedView out;
+    private final Targets targetCheck;
     /**
      * Weight and out are FLOAT runs, written by {@link #storeFloatRows} in one pass rather than
      * through the gather, multiply and scatter arrays (bench ab, 65536×256: 1.78 against 2.31 ms).
@@ -50,6 +51,7 @@ public final class NllLossBackwardKernel implements Parallel.Tasks, Kernel {
         this.ignoreIndex = ignoreIndex;
         this.perRowGrad = perRowGrad;
         this.out = out;
+        this.targetCheck = new Targets(target, rows, classes, ignoreIndex, "aclnnNLLLossBackward");
         floatRuns = out.dtype() == DType.FLOAT && out.runStride() >= 0 && weight.dtype() == DType.FLOAT
                 && weight.runStride() >= 0;
         rowsPerTask = Math.max(1, FILL_BYTES / out.dtype().byteSize / Math.max(classes, 1));
@@ -58,7 +60,7 @@ public final class NllLossBackwardKernel implements Parallel.Tasks, Kernel {
     /** Runs the whole call: checks every target, then writes the bands on the library's threads. */
     @Override
     public void run(MemorySegment workspace) {
-        Targets.check(target, rows, classes, ignoreIndex, "aclnnNLLLossBackward");
+        targetCheck.checkAll();
         Parallel.forEach((rows + rowsPerTask - 1) / rowsPerTask, rowsPerTask * classes, this, workspace);
     }
 

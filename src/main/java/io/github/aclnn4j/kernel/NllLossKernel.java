@@ -27,6 +27,7 @@ public final class NllLossKernel implements Parallel.Tasks, Kernel {
     private final int reduction;
     private final long ignoreIndex;
     private final StridedView out;
+    private final Targets targetCheck;
     private final StridedView totalWeight;
     /** BFLOAT16 where self's is and out's is not (CANN computes in it, then casts), else null. */
     private final DType rounding;
@@ -50,6 +51,7 @@ public final class NllLossKernel implements Parallel.Tasks, Kernel {
         this.reduction = reduction;
         this.ignoreIndex = ignoreIndex;
         this.out = out;
+        this.targetCheck = new Targets(target, rows, classes, ignoreIndex, "aclnnNLLLoss");
         this.totalWeight = totalWeight;
         this.rounding = self.dtype() == DType.BF16 && out.dtype() != DType.BF16 ? DType.BF16 : null;
         this.totalRounding = self.dtype() == DType.BF16 && totalWeight.dtype() != DType.BF16 ? DType.BF16 : null;
@@ -67,7 +69,7 @@ public final class NllLossKernel implements Parallel.Tasks, Kernel {
     /** Runs the whole call: checks every target, then the losses on the library's threads. */
     @Override
     public void run(MemorySegment workspace) {
-        Targets.check(target, rows, classes, ignoreIndex, "aclnnNLLLoss");
+        targetCheck.checkAll();
         long tasks = tasks(rows);
         Parallel.forEach(tasks, 4L * ROWS, this, workspace);
         if (reduction != 0) {

@@ -2,19 +2,55 @@ package io.github.aclnn4j.kernel;
 
 import io.github.aclnn4j.runtime.Failure;
 import io.github.aclnn4j.runtime.Status;
+import java.lang.foreign.MemorySegment;
 
-/** The class targets of the NLL operators, checked before a kernel writes anything. */
-final class Targets {
-    private Targets() {}
+/**
+ * The class targets of an NLL operator's call, checked before its kernel writes anything: on the
+ * library's threads, a band of rows per task, as a serial pass over a large batch's targets cost
+ * as much as a thread's share of the loss itself (NLLLoss 65536×64, int64 targets).
+ */
+final class Targets implements Parallel.Tasks {
+    /** Targets a task checks: 128 KB of int64 ones. */
+    private static final long ROWS = 1 << 14;
+
+    private final StridedView target;
+    private final long rows;
+    private final long classes;
+    private final long ignoreIndex;
+    private final String operator;
+
+    /** The check of {@code rows} targets in [0, classes) or {@code ignoreIndex}, failing in {@code operator}'s name. */
+    Targets(StridedView target, long rows, long classes, long ignoreIndex, String operator) {
+        this.target = target;
+        this.rows = rows;
+        this.classes = classes;
+        this.ignoreIndex = ignoreIndex;
+        this.operator = operator;
+    }
 
     /**
-     * Fails with {@link Status#RUNTIME_ERROR}, naming {@code operator}, the row and the value, when
-     * one of the {@code rows} targets lies outside [0, classes) and is not {@code ignoreIndex}.
+     * Fails with {@link Status#RUNTIME_ERROR}, naming the operator, the row and the value of the
+     * first target that lies outside [0, classes) and is not ignoreIndex. Which one is first does
+     * not depend on the threads: once any task has found one, the rows are checked again in order.
      */
-    static void check(StridedView target, long rows, long classes, long ignoreIndex, String operator) {
+    void checkAll() {
+        try {
+            Parallel.forEach((rows + ROWS - 1) / ROWS, ROWS, this, MemorySegment.NULL);
+        } catch (Failure found) {
+            check(0, rows);
+        }
+    }
+
+    @Override
+    public void task(long task, MemorySegment unused) {
+        check(task * ROWS, Math.min(rows, (task + 1) * ROWS));
+    }
+
+    /** Rows {@code [from, to)}, in order. */
+    private void check(long from, long to) {
         long[] targets = Scratch.get().targets;
-        for (long first = 0; first < rows; first += targets.length) {
-            int n = (int) Math.min(targets.length, rows - first);
+        for (long first = from; first < to; first += targets.length) {
+            int n = (int) Math.min(targets.length, to - first);
             target.gatherLongs(first, targets, n);
             for (int j = 0; j < n; j++) {
                 long t = targets[j];
