@@ -78,7 +78,6 @@ public final class NllLossBackwardKernel implements Parallel.Tasks, Kernel {
     @Override
     public void task(long task, MemorySegment workspace) {
         Scratch scratch = Scratch.get();
-        long[] targets = scratch.targets;
         long[] positions = scratch.positions;
         float[] grads = scratch.a;
         float[] values = scratch.b;
@@ -87,9 +86,9 @@ public final class NllLossBackwardKernel implements Parallel.Tasks, Kernel {
         long bandStart = task * rowsPerTask;
         long bandEnd = Math.min(rows, bandStart + rowsPerTask);
         out.fill(bandStart * classes, (bandEnd - bandStart) * classes, 0f);
-        for (long first = bandStart; first < bandEnd; first += targets.length) {
-            int n = (int) Math.min(targets.length, bandEnd - first);
-            target.gatherLongs(first, targets, n);
+        for (long first = bandStart; first < bandEnd; first += Blocks.SIZE) {
+            int n = (int) Math.min(Blocks.SIZE, bandEnd - first);
+            long[] targets = target.gatherLongs(first, n);
             if (perRowGrad) {
                 grad.gather(first, grads, n);
             }

@@ -84,13 +84,12 @@ public final class NllLossKernel implements Parallel.Tasks, Kernel {
     @Override
     public void task(long task, MemorySegment workspace) {
         Scratch s = Scratch.get();
-        long[] targets = s.targets;
         long[] positions = s.positions;
         float[] xs = s.a;
         float[] ws = s.b;
         long first = task * ROWS;
         int n = (int) Math.min(ROWS, rows - first);
-        target.gatherLongs(first, targets, n);
+        long[] targets = target.gatherLongs(first, n);
         for (int j = 0; j < n; j++) {
             long t = targets[j] == ignoreIndex ? 0 : targets[j]; // read, then left out
             positions[j] = (first + j) * classes + t;

@@ -39,6 +39,8 @@ final class Scratch {
     final long[] index = new long[16];
     /** A block of NLL backward's targets, and where their rows' values go. */
     final long[] targets = new long[Blocks.SIZE];
+    /** {@link #targets} as a segment, made once (see {@link #workspaceDoublesSegment}). */
+    final MemorySegment targetsSegment = MemorySegment.ofArray(targets);
     final long[] positions = new long[Blocks.SIZE];
     /** Most rows of a panel {@link StridedView} transposes at a time. */
     static final int COLUMN = 256;

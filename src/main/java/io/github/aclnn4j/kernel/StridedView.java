@@ -219,22 +219,25 @@ public final class StridedView {
     }
 
     /**
-     * Reads integer elements {@code [start, start + n)} exactly into {@code dst[0, n)}, as
-     * {@link #getLong} does, with one loop per dtype for a view of one run.
+     * Reads integer elements {@code [start, start + n)} (n at most {@link Blocks#SIZE}) exactly into
+     * the calling thread's block of targets, returned, as {@link #getLong} does, with one loop per
+     * dtype for a view of one run.
      */
-    public void gatherLongs(long start, long[] dst, int n) {
+    long[] gatherLongs(long start, int n) {
+        Scratch s = Scratch.get();
+        long[] dst = s.targets;
         if (dims.length > 1) {
             for (int i = 0; i < n; i++) {
                 dst[i] = getLong(start + i);
             }
-            return;
+            return dst;
         }
         long stride = runStride();
         long off = base + start * stride;
         switch (dtype) {
             case INT64 -> {
-                if (stride == Long.BYTES) {
-                    ArrayCopies.load(segment, off, dst, 0, n);
+                if (stride == Long.BYTES) { // through the block's own segment: one per call was allocated
+                    MemorySegment.copy(segment, off, s.targetsSegment, 0, 8L * n);
                 } else {
                     for (int i = 0; i < n; i++, off += stride) {
                         dst[i] = segment.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
@@ -257,6 +260,7 @@ public final class StridedView {
                 }
             }
         }
+        return dst;
     }
 
     /** Loads the logical elements {@code flat[0, n)}, in that order, into {@code dst[0, n)}. */

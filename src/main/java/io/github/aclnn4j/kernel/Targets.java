@@ -48,10 +48,9 @@ final class Targets implements Parallel.Tasks {
 
     /** Rows {@code [from, to)}, in order. */
     private void check(long from, long to) {
-        long[] targets = Scratch.get().targets;
-        for (long first = from; first < to; first += targets.length) {
-            int n = (int) Math.min(targets.length, to - first);
-            target.gatherLongs(first, targets, n);
+        for (long first = from; first < to; first += Blocks.SIZE) {
+            int n = (int) Math.min(Blocks.SIZE, to - first);
+            long[] targets = target.gatherLongs(first, n);
             for (int j = 0; j < n; j++) {
                 long t = targets[j];
                 if (t != ignoreIndex && (t < 0 || t >= classes)) {
