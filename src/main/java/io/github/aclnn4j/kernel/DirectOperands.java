@@ -6,10 +6,11 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Where a {@link DirectMath} loop finds an operand: a dense view in its own memory; a uniform one
- * (a broadcast single value) as that value repeated in per-thread scratch, and a repeating one (a
+ * (a broadcast single value) as that value repeated in per-thread scratch, a repeating one (a
  * row of at most a block broadcast over the others: a per-column weight) as its block's stretch of
- * that row repeated there, which the loop then reads like any dense run. Also decides whether a
- * kernel may use the direct loops at all.
+ * that row repeated there, which the loop then reads like any dense run; and where it writes a FLOAT
+ * output that is not dense (a scratch run, scattered after). Also decides whether a kernel may use
+ * the direct loops at all.
  */
 final class DirectOperands {
     private DirectOperands() {}
@@ -121,6 +122,24 @@ final class DirectOperands {
         }
         int period = v == null || v.isUniform() ? -1 : period(v);
         return period > 0 ? repeating(v, period, slot, start, n) : repeated(v, slot, n);
+    }
+
+    /**
+     * Where a direct loop writes elements {@code [start, start + n)} of FLOAT output {@code out}
+     * (at {@link #offset}): in place when dense, else a scratch run that {@link #flush} then
+     * scatters.
+     */
+    static MemorySegment output(StridedView out) {
+        return inPlace(out) ? out.segment() : Scratch.get().outputRun;
+    }
+
+    /** Scatters what a direct loop wrote to {@link #output}'s scratch run, if it wrote there. */
+    static void flush(StridedView out, long start, int n) {
+        if (!inPlace(out)) {
+            Scratch s = Scratch.get();
+            MemorySegment.copy(s.outputRun, 0, s.eSegment, 0, 4L * n);
+            out.scatter(start, s.e, n);
+        }
     }
 
     /** The byte offset that goes with {@link #segment}. */

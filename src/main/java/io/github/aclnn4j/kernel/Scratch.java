@@ -21,6 +21,8 @@ final class Scratch {
     final float[] c = new float[Blocks.SIZE];
     final float[] d = new float[Blocks.SIZE];
     final float[] e = new float[Blocks.SIZE];
+    /** {@link #e} as a segment, made once: {@link #outputRun}'s way into rows (see {@link #workspaceDoublesSegment}). */
+    final MemorySegment eSegment = MemorySegment.ofArray(e);
     /** All ones, never written: stands for an absent weight. */
     final float[] ones = new float[Blocks.SIZE];
     /** Only for {@link StridedView#fill}, which kernels call while holding the other rows. */
@@ -65,6 +67,8 @@ final class Scratch {
     final float[] period = new float[Blocks.SIZE];
     /** Off-heap runs of one block for the direct loops: a uniform or repeating operand's values, per slot. */
     final MemorySegment[] repeated = new MemorySegment[4];
+    /** An off-heap block a direct loop writes an output to that is not dense ({@code DirectOperands#output}). */
+    final MemorySegment outputRun;
     /** An off-heap block of FLOAT 1.0, never written: an absent weight for the direct loops. */
     final MemorySegment ones32;
     /** An off-heap block that BCE with logits' loops, which always store, write to for a reduction. */
@@ -89,6 +93,7 @@ final class Scratch {
         for (int i = 0; i < repeated.length; i++) {
             repeated[i] = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
         }
+        outputRun = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
         ones32 = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
         sink = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
         expRun = arena.allocate((long) VectorBulkMath.EXP_RUN * Float.BYTES, 64);

@@ -54,6 +54,36 @@ public final class BinaryCrossEntropyBackwardCase {
         }
     }
 
+    /**
+     * A FLOAT case for the direct loops' way into an out that is not dense: dense gradOutput, self
+     * and target of shape [3, 4196] (three blocks and a tail), reduction none, out in a random
+     * non-dense layout; checked against the reference. Returns a description of out's layout.
+     */
+    public static String runIntoStridedOut(long seed) {
+        try (CaseContext ctx = new CaseContext("aclnnBinaryCrossEntropyBackward into a strided out", seed, true)) {
+            CaseRandom r = ctx.random;
+            long[] shape = {3, 4196};
+            StridedLayout outLayout;
+            do {
+                outLayout = StridedLayout.random(r.rng, shape, false);
+            } while (java.util.Arrays.equals(outLayout.strides(), StridedLayout.contiguous(shape).strides()));
+            DeviceTensor grad = ctx.input("gradOutput", StoredType.FLOAT, StridedLayout.contiguous(shape),
+                    () -> r.uniform(-2, 2));
+            DeviceTensor self = ctx.input("self", StoredType.FLOAT, StridedLayout.contiguous(shape), () -> probability(r));
+            DeviceTensor target = ctx.input("target", StoredType.FLOAT, StridedLayout.contiguous(shape),
+                    () -> probability(r));
+            DeviceTensor out = ctx.output("out", StoredType.FLOAT, outLayout);
+            Launch.run(ctx::describe, false,
+                    (ws, ex) -> Aclnn.binaryCrossEntropyBackwardGetWorkspaceSize(grad.tensor, self.tensor, target.tensor,
+                            null, Reference.NONE, out.tensor, ws, ex),
+                    Aclnn::binaryCrossEntropyBackward);
+            Reference.Expected expected = Reference.binaryCrossEntropyBackward(grad.arr(), self.arr(), target.arr(),
+                    null, Reference.NONE);
+            Compare.check("out", out.type, expected, out.readOutputBits(), ctx);
+            return outLayout.describe();
+        }
+    }
+
     /** Mostly in (0, 1), with exact 0 and 1 now and then (where the 1e-12 clamp acts). */
     private static double probability(CaseRandom r) {
         int pick = r.nextInt(20);

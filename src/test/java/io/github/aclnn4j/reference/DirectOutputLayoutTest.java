@@ -1,0 +1,33 @@
+package io.github.aclnn4j.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.aclnn4j.testing.ChildJvm;
+import io.github.aclnn4j.testing.TestDevice;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * BCE backward's direct loops write an out that is not dense through scratch, scattered a block at
+ * a time ({@code DirectOperands#output}): dense FLOAT inputs into outs of random strided layouts,
+ * against the float64 reference, in a child JVM whose Vector API loops run from the first call
+ * (the seeded cases rarely pair dense inputs with a strided out).
+ */
+class DirectOutputLayoutTest {
+    private static final int SEEDS = 12;
+
+    @Test
+    void aStridedOutGetsTheReferenceValues() throws Exception {
+        List<String> done = ChildJvm.runWith(List.of("-Daclnn4j.warmup=false"), DirectOutputLayoutTest.class)
+                .lines().filter(l -> l.startsWith("case ")).toList();
+        assertEquals(SEEDS, done.size(), "cases checked: " + done);
+    }
+
+    /** The child's side: a line per case that matched the reference. */
+    public static void main(String[] args) {
+        TestDevice.init();
+        for (long seed = 0; seed < SEEDS; seed++) {
+            System.out.println("case " + seed + " out " + BinaryCrossEntropyBackwardCase.runIntoStridedOut(0xD0_0000L + seed));
+        }
+    }
+}
