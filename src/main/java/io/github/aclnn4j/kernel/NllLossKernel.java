@@ -33,6 +33,9 @@ public final class NllLossKernel implements Parallel.Tasks, Kernel {
     private final DType rounding;
     /** The same for totalWeightOut. */
     private final DType totalRounding;
+    /** self is FLOAT in one run of {@link #selfStride}-byte steps (a dense one among them). */
+    private final boolean floatRun;
+    private final long selfStride;
 
     /**
      * The kernel of one plan, made by phase 1.
@@ -55,6 +58,8 @@ public final class NllLossKernel implements Parallel.Tasks, Kernel {
         this.totalWeight = totalWeight;
         this.rounding = self.dtype() == DType.BF16 && out.dtype() != DType.BF16 ? DType.BF16 : null;
         this.totalRounding = self.dtype() == DType.BF16 && totalWeight.dtype() != DType.BF16 ? DType.BF16 : null;
+        this.selfStride = self.runStride();
+        this.floatRun = self.dtype() == DType.FLOAT && selfStride > 0;
     }
 
     /** Workspace bytes for {@code rows} rows: a loss and a weight sum (doubles) per task. */
@@ -90,13 +95,24 @@ public final class NllLossKernel implements Parallel.Tasks, Kernel {
         long first = task * ROWS;
         int n = (int) Math.min(ROWS, rows - first);
         long[] targets = target.gatherLongs(first, n);
-        for (int j = 0; j < n; j++) {
-            long t = targets[j] == ignoreIndex ? 0 : targets[j]; // read, then left out
-            positions[j] = (first + j) * classes + t;
-        }
-        self.gatherAt(positions, xs, n);
-        for (int j = 0; j < n; j++) {
-            positions[j] -= (first + j) * classes; // the class again
+        if (floatRun) { // each row's element read where it lies, in the pass that finds it
+            MemorySegment x = self.segment();
+            long at = self.runOffset(first * classes);
+            long rowBytes = classes * selfStride;
+            for (int j = 0; j < n; j++, at += rowBytes) {
+                long t = targets[j] == ignoreIndex ? 0 : targets[j]; // read, then left out
+                positions[j] = t;
+                xs[j] = x.get(ValueLayout.JAVA_FLOAT_UNALIGNED, at + t * selfStride);
+            }
+        } else {
+            for (int j = 0; j < n; j++) {
+                long t = targets[j] == ignoreIndex ? 0 : targets[j]; // read, then left out
+                positions[j] = (first + j) * classes + t;
+            }
+            self.gatherAt(positions, xs, n);
+            for (int j = 0; j < n; j++) {
+                positions[j] -= (first + j) * classes; // the class again
+            }
         }
         weight.gatherAt(positions, ws, n);
         double loss = 0;

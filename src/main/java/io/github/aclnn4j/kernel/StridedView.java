@@ -167,6 +167,11 @@ public final class StridedView {
         return dims.length == 0 ? 0 : dims.length == 1 ? byteStrides[0] : -1;
     }
 
+    /** Byte offset of logical element {@code flat} of a view in one run ({@link #runStride} not -1). */
+    long runOffset(long flat) {
+        return base + flat * runStride();
+    }
+
     /** Byte offset of logical element {@code flat} of a {@linkplain #isDense() dense} view. */
     long denseOffset(long flat) {
         return base + flat * es;
