@@ -189,10 +189,9 @@ final class GroupNormChannelsLastVectorLoops {
             long outRow = outAt + p * rowBytes;
             int c = 0;
             for (; c < bound; c += FD.length()) {
-                DoubleVector xv = (DoubleVector) FloatVector.fromMemorySegment(FD, x, xRow + 4L * c, ORDER)
-                        .convertShape(VectorOperators.F2D, D, 0);
-                ((FloatVector) DoubleVector.fromArray(D, k, c).fma(xv, DoubleVector.fromArray(D, bias, c))
-                        .convertShape(VectorOperators.D2F, FD, 0)).intoMemorySegment(out, outRow + 4L * c, ORDER);
+                DoubleVector v = DoubleVector.fromArray(D, k, c).fma(widened(x, xRow + 4L * c),
+                        DoubleVector.fromArray(D, bias, c));
+                ((FloatVector) v.convertShape(VectorOperators.D2F, FD, 0)).intoMemorySegment(out, outRow + 4L * c, ORDER);
             }
             for (; c < channels; c++) {
                 out.set(F32, outRow + 4L * c, (float) Math.fma(k[c], x.get(F32, xRow + 4L * c), bias[c]));
@@ -220,10 +219,8 @@ final class GroupNormChannelsLastVectorLoops {
             long outRow = outAt + p * rowBytes;
             int c = 0;
             for (; c < bound; c += FD.length()) {
-                DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(FD, a, aRow + 4L * c, ORDER)
-                        .convertShape(VectorOperators.F2D, D, 0);
-                DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(FD, b, bRow + 4L * c, ORDER)
-                        .convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector ad = widened(a, aRow + 4L * c);
+                DoubleVector bd = widened(b, bRow + 4L * c);
                 ((FloatVector) ad.mul(DoubleVector.fromArray(D, ca, c)).add(bd.mul(DoubleVector.fromArray(D, cb, c)))
                         .add(DoubleVector.fromArray(D, bias, c)).convertShape(VectorOperators.D2F, FD, 0))
                         .intoMemorySegment(out, outRow + 4L * c, ORDER);
