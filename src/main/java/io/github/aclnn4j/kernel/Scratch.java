@@ -21,7 +21,10 @@ final class Scratch {
     final float[] c = new float[Blocks.SIZE];
     final float[] d = new float[Blocks.SIZE];
     final float[] e = new float[Blocks.SIZE];
-    /** {@link #e} as a segment, made once: {@link #outputRun}'s way into rows (see {@link #workspaceDoublesSegment}). */
+    /**
+     * {@link #e} as a segment, made once: {@link #outputRun}'s way into rows (see
+     * {@link #workspaceDoublesSegment}).
+     */
     final MemorySegment eSegment = MemorySegment.ofArray(e);
     /** All ones, never written: stands for an absent weight. */
     final float[] ones = new float[Blocks.SIZE];
@@ -39,7 +42,10 @@ final class Scratch {
     /** For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
     final long[] index = new long[16];
-    /** A block of NLL backward's targets, and where their rows' values go. */
+    /**
+     * A block of an NLL operator's targets ({@link StridedView#gatherLongs} fills it), and where their
+     * rows' values go.
+     */
     final long[] targets = new long[Blocks.SIZE];
     /** {@link #targets} as a segment, made once (see {@link #workspaceDoublesSegment}). */
     final MemorySegment targetsSegment = MemorySegment.ofArray(targets);

@@ -66,7 +66,7 @@ public final class BinaryCrossEntropyBackwardCase {
             StridedLayout outLayout;
             do {
                 outLayout = StridedLayout.random(r.rng, shape, false);
-            } while (java.util.Arrays.equals(outLayout.strides(), StridedLayout.contiguous(shape).strides()));
+            } while (Arrays.equals(outLayout.strides(), StridedLayout.contiguous(shape).strides()));
             DeviceTensor grad = ctx.input("gradOutput", StoredType.FLOAT, StridedLayout.contiguous(shape),
                     () -> r.uniform(-2, 2));
             DeviceTensor self = ctx.input("self", StoredType.FLOAT, StridedLayout.contiguous(shape), () -> probability(r));
