@@ -10,14 +10,8 @@ import java.lang.foreign.ValueLayout;
  * anything is written, so a bad target leaves the output as it was.
  */
 public final class NllLossBackwardKernel implements Parallel.Tasks, Kernel {
-    /** Bytes zeroed per task at most: large, since a contiguous zero fill is a memset. */
+    /** Bytes zeroed per task: large, since a contiguous zero fill is a memset. */
     private static final long FILL_BYTES = 1 << 18;
-    /**
-     * Tasks a smaller output is cut into at least, so that both threads share it (4096×16 FLOAT,
-     * one task before: bench ab 0.019 → 0.013 ms; bands of 2^16 bytes for every size cost 65536×64
-     * 4%).
-     */
-    private static final long MIN_TASKS = 4;
 
     private final StridedView grad;
     private final StridedView target;
@@ -60,8 +54,7 @@ public final class NllLossBackwardKernel implements Parallel.Tasks, Kernel {
         this.targetCheck = new Targets(target, rows, classes, ignoreIndex, "aclnnNLLLossBackward");
         floatRuns = out.dtype() == DType.FLOAT && out.runStride() >= 0 && weight.dtype() == DType.FLOAT
                 && weight.runStride() >= 0;
-        long rowBytes = out.dtype().byteSize * Math.max(classes, 1);
-        rowsPerTask = Math.max(1, Math.min(FILL_BYTES, rows * rowBytes / MIN_TASKS) / rowBytes);
+        rowsPerTask = Math.max(1, FILL_BYTES / out.dtype().byteSize / Math.max(classes, 1));
     }
 
     /** Runs the whole call: checks every target, then writes the bands on the library's threads. */
