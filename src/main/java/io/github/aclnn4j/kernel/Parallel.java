@@ -3,6 +3,7 @@ package io.github.aclnn4j.kernel;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -26,8 +27,11 @@ import java.util.concurrent.locks.LockSupport;
  * <p>{@link #forEach} allocates nothing: each worker is a daemon thread with a one-job mailbox,
  * which it watches for {@link #IDLE_SPIN_NANOS} after a job and then parks on while it is empty
  * (it lives as long as its pool, costing no CPU once parked), and each calling thread reuses one
- * job. Callers running at the same time share the workers: a caller takes
- * the idle ones, and with none idle runs its tasks alone. A task may call forEach again; on the
+ * job. A caller never waits for a worker that has not started: once the caller has run out of
+ * tasks it takes its offers back from the workers still waking up, so a call that wakes a parked
+ * worker costs the wake-up signal, not the tens of microseconds the worker takes to get going
+ * (and the worker, awake, watches for the next call). Callers running at the same time share the
+ * workers: a caller takes the idle ones, and with none idle runs its tasks alone. A task may call forEach again; on the
  * thread that made the outer call, the inner tasks run on that thread alone.
  */
 public final class Parallel {
@@ -140,10 +144,10 @@ public final class Parallel {
          * takes the job's share k (the caller's is 0).
          */
         void recruit(Job job, long wanted) {
-            int recruited = 0;
-            for (int i = 0; i < workers.length && recruited < wanted; i++) {
-                if (workers[i].offer(job, recruited + 1)) {
-                    recruited++;
+            job.helpers(workers.length);
+            for (int i = 0; i < workers.length && job.helperCount < wanted; i++) {
+                if (workers[i].offer(job, job.helperCount + 1)) {
+                    job.helpers[job.helperCount++] = workers[i];
                 }
             }
         }
@@ -155,11 +159,16 @@ public final class Parallel {
         }
     }
 
-    /** A compute thread with a one-job mailbox: null when idle. */
+    /**
+     * A compute thread with a one-job mailbox: null when idle, the job while it is offered,
+     * {@link #RUNNING} once the worker has taken it (until then the caller may take it back).
+     */
     private static final class Worker implements Runnable {
         private static final VarHandle MAILBOX;
         /** In the mailbox of a stopped worker: no job can be offered to it any more. */
         private static final Job STOPPED = new Job();
+        /** In the mailbox while the worker runs a job it has taken. */
+        private static final Job RUNNING = new Job();
 
         static {
             try {
@@ -193,6 +202,11 @@ public final class Parallel {
             return true;
         }
 
+        /** Takes back {@code job} if this worker has not started on it yet: true if it had not. */
+        boolean withdraw(Job job) {
+            return MAILBOX.compareAndSet(this, job, (Job) null);
+        }
+
         /**
          * Spins up to {@link #IDLE_SPIN_NANOS} for the next offer: true if one came. A program's
          * calls come back to back, and a parked thread takes tens of microseconds to wake.
@@ -224,7 +238,7 @@ public final class Parallel {
                     if (!awaitOffer()) {
                         LockSupport.park(this);
                     }
-                } else {
+                } else if (MAILBOX.compareAndSet(this, job, RUNNING)) { // fails if the caller took it back
                     long runs = job.work(share);
                     if (runs > 0) {
                         WORKER_RUNS.addAndGet(runs);
@@ -247,6 +261,9 @@ public final class Parallel {
         private final Thread caller = Thread.currentThread();
         /** Per share, the next task its runs start from; grows with the thread count. */
         private AtomicLongArray cursors = new AtomicLongArray(0);
+        /** The workers this call was offered to, {@code helperCount} of them. */
+        private Worker[] helpers = new Worker[0];
+        private int helperCount;
         private int shares;
         private long tasks;
         private long run;
@@ -271,6 +288,14 @@ public final class Parallel {
                 cursors.set(k * PAD, shareStart(k));
             }
             pending.set(1);
+        }
+
+        /** Makes room for {@code workers} helpers and forgets the last call's. */
+        void helpers(int workers) {
+            if (helpers.length < workers) {
+                helpers = new Worker[workers];
+            }
+            helperCount = 0;
         }
 
         /** The first task of share {@code k}: the shares cut the tasks into equal consecutive ranges. */
@@ -314,8 +339,16 @@ public final class Parallel {
             return runs;
         }
 
-        /** The caller's part done: waits for the workers, then rethrows the first failure. */
+        /**
+         * The caller's part done, so no task is left to start: takes the offer back from workers
+         * that have not started, waits for the others, then rethrows the first failure.
+         */
         void finish() {
+            for (int i = 0; i < helperCount; i++) {
+                if (helpers[i].withdraw(this)) {
+                    pending.decrementAndGet();
+                }
+            }
             if (pending.decrementAndGet() != 0) {
                 for (int spin = 0; pending.get() != 0; spin++) {
                     if (spin < SPINS) {
@@ -338,6 +371,8 @@ public final class Parallel {
         void clear() {
             body = null;
             workspace = null;
+            Arrays.fill(helpers, 0, helperCount, null);
+            helperCount = 0;
         }
     }
 }

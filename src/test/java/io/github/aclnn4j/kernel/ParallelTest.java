@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -146,6 +149,39 @@ class ParallelTest {
             }, WORKSPACE);
             assertEquals(tasks / 2, workerFirst[0], "round " + round + ": the worker's first task");
         }
+    }
+
+    /**
+     * A call that wakes a parked worker does not wait for it: the caller runs every task itself
+     * and takes its offer back, so the call can return before the worker has run at all (its CPU
+     * time unchanged), which it does in most rounds: a wake-up takes tens of microseconds, the
+     * call's two empty tasks far less. A caller that waited for the worker to take the job and
+     * leave it would always find that the worker had run.
+     */
+    @Test
+    void aCallDoesNotWaitForAParkedWorkerToWake() throws Exception {
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
+        Parallel.setThreads(2);
+        Thread worker = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("aclnn4j-worker-") && !before.contains(t))
+                .findFirst().orElseThrow();
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        int rounds = 200;
+        int notRun = 0;
+        for (int round = 0; round < rounds; round++) {
+            while (worker.getState() != Thread.State.WAITING) {
+                Thread.sleep(1);
+            }
+            AtomicIntegerArray runs = new AtomicIntegerArray(2);
+            long workerTime = cpu.getThreadCpuTime(worker.threadId());
+            Parallel.forEach(2, Parallel.MIN_PARALLEL_ELEMENTS / 2, counting(runs), WORKSPACE);
+            if (cpu.getThreadCpuTime(worker.threadId()) == workerTime) {
+                notRun++;
+            }
+            assertEachRanOnce(runs, "round " + round);
+        }
+        assertTrue(notRun >= rounds / 10, "the parked worker had not run when the call returned in only "
+                + notRun + " of " + rounds + " rounds: the caller waited for it");
     }
 
     @Test
