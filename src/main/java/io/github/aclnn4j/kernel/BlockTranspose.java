@@ -1,5 +1,7 @@
 package io.github.aclnn4j.kernel;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorShuffle;
@@ -17,6 +19,7 @@ import jdk.incubator.vector.VectorSpecies;
 final class BlockTranspose {
     private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
     private static final int B = 8;
+    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
     private static final VectorShuffle<Float> SWAP4 = VectorShuffle.fromArray(F8, swap(4), 0);
     private static final VectorShuffle<Float> SWAP2 = VectorShuffle.fromArray(F8, swap(2), 0);
@@ -69,6 +72,70 @@ final class BlockTranspose {
         }
         oneByOne(src, srcAt, srcStride, dst, dstAt, dstStride, 0, fullRows, fullCols, cols);
         oneByOne(src, srcAt, srcStride, dst, dstAt, dstStride, fullRows, rows, 0, cols);
+    }
+
+    /**
+     * A {@code rows × cols} corner of a matrix in {@code src} transposed straight into memory:
+     * source column c becomes the run of {@code rows} floats at {@code off + c·colStride} bytes.
+     * Whole 8×8 blocks go from registers to memory, eight columns at a time down all the rows, so
+     * that each memory run is finished before the next eight are begun; the last rows and columns
+     * one by one.
+     */
+    static void transposeInto(float[] src, int srcAt, int rows, int cols, int srcStride, MemorySegment seg, long off,
+            long colStride) {
+        int fullRows = rows - rows % B;
+        int fullCols = cols - cols % B;
+        for (int c = 0; c < fullCols; c += B) {
+            for (int r = 0; r < fullRows; r += B) {
+                blockInto(src, srcAt + r * srcStride + c, srcStride, seg, off + c * colStride + 4L * r, colStride);
+            }
+            for (int r = fullRows; r < rows; r++) {
+                for (int k = c; k < c + B; k++) {
+                    seg.set(F32, off + k * colStride + 4L * r, src[srcAt + r * srcStride + k]);
+                }
+            }
+        }
+        for (int c = fullCols; c < cols; c++) {
+            for (int r = 0; r < rows; r++) {
+                seg.set(F32, off + c * colStride + 4L * r, src[srcAt + r * srcStride + c]);
+            }
+        }
+    }
+
+    /** {@link #block} with its columns stored to memory runs {@code colStride} bytes apart. */
+    private static void blockInto(float[] src, int from, int rowStride, MemorySegment seg, long to, long colStride) {
+        FloatVector r0 = FloatVector.fromArray(F8, src, from);
+        FloatVector r1 = FloatVector.fromArray(F8, src, from + rowStride);
+        FloatVector r2 = FloatVector.fromArray(F8, src, from + 2 * rowStride);
+        FloatVector r3 = FloatVector.fromArray(F8, src, from + 3 * rowStride);
+        FloatVector r4 = FloatVector.fromArray(F8, src, from + 4 * rowStride);
+        FloatVector r5 = FloatVector.fromArray(F8, src, from + 5 * rowStride);
+        FloatVector r6 = FloatVector.fromArray(F8, src, from + 6 * rowStride);
+        FloatVector r7 = FloatVector.fromArray(F8, src, from + 7 * rowStride);
+        FloatVector a0 = r0.blend(r4.rearrange(SWAP4), HIGH4);
+        FloatVector a4 = r0.rearrange(SWAP4).blend(r4, HIGH4);
+        FloatVector a1 = r1.blend(r5.rearrange(SWAP4), HIGH4);
+        FloatVector a5 = r1.rearrange(SWAP4).blend(r5, HIGH4);
+        FloatVector a2 = r2.blend(r6.rearrange(SWAP4), HIGH4);
+        FloatVector a6 = r2.rearrange(SWAP4).blend(r6, HIGH4);
+        FloatVector a3 = r3.blend(r7.rearrange(SWAP4), HIGH4);
+        FloatVector a7 = r3.rearrange(SWAP4).blend(r7, HIGH4);
+        FloatVector b0 = a0.blend(a2.rearrange(SWAP2), HIGH2);
+        FloatVector b2 = a0.rearrange(SWAP2).blend(a2, HIGH2);
+        FloatVector b1 = a1.blend(a3.rearrange(SWAP2), HIGH2);
+        FloatVector b3 = a1.rearrange(SWAP2).blend(a3, HIGH2);
+        FloatVector b4 = a4.blend(a6.rearrange(SWAP2), HIGH2);
+        FloatVector b6 = a4.rearrange(SWAP2).blend(a6, HIGH2);
+        FloatVector b5 = a5.blend(a7.rearrange(SWAP2), HIGH2);
+        FloatVector b7 = a5.rearrange(SWAP2).blend(a7, HIGH2);
+        b0.blend(b1.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to, VectorLanes.ORDER);
+        b0.rearrange(SWAP1).blend(b1, HIGH1).intoMemorySegment(seg, to + colStride, VectorLanes.ORDER);
+        b2.blend(b3.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 2 * colStride, VectorLanes.ORDER);
+        b2.rearrange(SWAP1).blend(b3, HIGH1).intoMemorySegment(seg, to + 3 * colStride, VectorLanes.ORDER);
+        b4.blend(b5.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 4 * colStride, VectorLanes.ORDER);
+        b4.rearrange(SWAP1).blend(b5, HIGH1).intoMemorySegment(seg, to + 5 * colStride, VectorLanes.ORDER);
+        b6.blend(b7.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 6 * colStride, VectorLanes.ORDER);
+        b6.rearrange(SWAP1).blend(b7, HIGH1).intoMemorySegment(seg, to + 7 * colStride, VectorLanes.ORDER);
     }
 
     /** The elements of rows {@code [r0, r1)} and columns {@code [c0, c1)}, one by one. */

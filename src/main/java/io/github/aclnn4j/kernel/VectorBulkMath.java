@@ -872,23 +872,23 @@ final class VectorBulkMath implements BulkMath {
     }
 
     /**
-     * The panel transposed into {@code columns} a block of registers at a time
-     * ({@link BlockTranspose}), as many of its columns as fit there per pass, then each memory
-     * column stored whole, one vector after another: a column is written in one visit, however
-     * long.
+     * The panel transposed a block of registers at a time straight into memory
+     * ({@link BlockTranspose#transposeInto}), eight memory columns at a time down all the rows. Going
+     * through {@code columns} first (transposed there, then each column stored whole) cost a store
+     * and a load more per element: `bench ab`, Emerald Rapids, 2048×2048 transposed BCE backward
+     * 4.18 → 3.52 ms, channels-last GroupNorm backward into NCHW 4.03 → 3.56 ms.
      */
     @Override
     public void storePanel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
             float[] columns) {
-        int chunk = panelColumns(rows, cols, columns);
-        if (chunk == 0) {
-            BulkMath.super.storePanel(buf, at, rows, cols, seg, off, colStride, columns);
-        } else {
-            storeColumns(buf, at, rows, cols, seg, off, colStride, columns, chunk, false);
-        }
+        BlockTranspose.transposeInto(buf, at, rows, cols, cols, seg, off, colStride);
     }
 
-    /** As {@link #storePanel}, each memory column rounded to BFLOAT16 in the registers. */
+    /**
+     * The panel transposed into {@code columns} a block of registers at a time
+     * ({@link BlockTranspose}), as many of its columns as fit there per pass, then each memory
+     * column rounded to BFLOAT16 in the registers and stored whole.
+     */
     @Override
     public void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
             float[] columns) {
@@ -896,38 +896,24 @@ final class VectorBulkMath implements BulkMath {
         if (chunk == 0) {
             BulkMath.super.storeBf16Panel(buf, at, rows, cols, seg, off, colStride, columns);
         } else {
-            storeColumns(buf, at, rows, cols, seg, off, colStride, columns, chunk, true);
+            storeBf16Columns(buf, at, rows, cols, seg, off, colStride, columns, chunk);
         }
     }
 
     /** The panel through {@code columns}, {@code chunk} memory columns at a time. */
-    private static void storeColumns(float[] buf, int at, int rows, int cols, MemorySegment seg, long off,
-            long colStride, float[] columns, int chunk, boolean bf16) {
+    private static void storeBf16Columns(float[] buf, int at, int rows, int cols, MemorySegment seg, long off,
+            long colStride, float[] columns, int chunk) {
         for (int c = 0; c < cols; c += chunk, off += chunk * colStride) {
             int m = Math.min(chunk, cols - c);
             BlockTranspose.transpose(buf, at + c, rows, m, cols, columns, 0, rows);
             long column = off;
             for (int j = 0; j < m; j++, column += colStride) {
-                if (bf16) {
-                    storeBf16Column(columns, j * rows, rows, seg, column);
-                } else {
-                    storeColumn(columns, j * rows, rows, seg, column);
-                }
+                storeBf16Column(columns, j * rows, rows, seg, column);
             }
         }
     }
 
-    private static void storeColumn(float[] src, int from, int n, MemorySegment seg, long off) {
-        int i = 0;
-        for (; i <= n - F.length(); i += F.length()) {
-            FloatVector.fromArray(F, src, from + i).intoMemorySegment(seg, off + 4L * i, VectorLanes.ORDER);
-        }
-        for (; i < n; i++) {
-            seg.set(ValueLayout.JAVA_FLOAT_UNALIGNED, off + 4L * i, src[from + i]);
-        }
-    }
-
-    /** {@link #storeColumn} to BFLOAT16, rounded to nearest even as {@link HalfFloats#toBf16} does. */
+    /** A memory column's floats to BFLOAT16, rounded to nearest even as {@link HalfFloats#toBf16} does. */
     private static void storeBf16Column(float[] src, int from, int n, MemorySegment seg, long off) {
         int i = 0;
         for (; i <= n - F.length(); i += F.length()) {
