@@ -103,19 +103,6 @@ public final class Warmup {
     /** Rounds at least, and rounds without a new fastest one that end the warm-up. */
     private static final int MIN_ROUNDS = 200;
     private static final int STABLE_ROUNDS = 50;
-    /**
-     * The fastest round must also take at most this long per family: C2's code runs one family's
-     * round in 3–22 µs, C1's (every vector an object) in 70–1100 µs, and C1's pace is steady enough
-     * to pass the test above for stretches of hundreds of rounds (BCE with logits BFLOAT16 with the
-     * layouts: fastest round 1138 µs after 425 rounds, 263 µs for rounds 1100–1450, 6 µs from round
-     * 1900 on, Sapphire Rapids). Switched on C1 code, the first warm calls took 300–650 ms each.
-     */
-    private static final long ROUND_BUDGET_NANOS = 50_000;
-    /**
-     * A warm-up whose rounds never come within budget (a platform where C2 does not compile the
-     * Vector API into vector instructions) ends after this long anyway, as it did before the budget.
-     */
-    private static final long MAX_WARMUP_NANOS = 15_000_000_000L;
 
     private Warmup() {}
 
@@ -315,16 +302,12 @@ public final class Warmup {
 
     /**
      * Rounds of the loops of the families of {@code batch}, at least MIN_ROUNDS, until STABLE_ROUNDS
-     * pass without a new fastest and the fastest is within {@link #ROUND_BUDGET_NANOS} per family
-     * (or {@link #MAX_WARMUP_NANOS} have passed); families asked for meanwhile join, and the count
-     * starts again. Returns the families warmed.
+     * pass without a new fastest; families asked for meanwhile join, and the count starts again.
+     * Returns the families warmed.
      */
     private static int untilStable(Loops loops, int batch) {
         long fastest = Long.MAX_VALUE;
-        long began = System.nanoTime();
-        for (int rounds = 0, sinceFastest = 0; rounds < MIN_ROUNDS || sinceFastest < STABLE_ROUNDS
-                || (fastest > ROUND_BUDGET_NANOS * Integer.bitCount(batch)
-                        && System.nanoTime() - began < MAX_WARMUP_NANOS); rounds++) {
+        for (int rounds = 0, sinceFastest = 0; rounds < MIN_ROUNDS || sinceFastest < STABLE_ROUNDS; rounds++) {
             int joining = PENDING.getAndSet(0);
             if (joining != 0) {
                 batch |= joining;
