@@ -102,7 +102,11 @@ final class BlockTranspose {
         }
     }
 
-    /** {@link #block} with its columns stored to memory runs {@code colStride} bytes apart. */
+    /**
+     * {@link #block} with its columns stored to memory runs {@code colStride} bytes apart: the same
+     * butterfly written out again, as one kind of memory per method keeps C2's view of its stores
+     * exact (see VectorLanes), and a vector handed to a shared helper that C2 does not inline is boxed.
+     */
     private static void blockInto(float[] src, int from, int rowStride, MemorySegment seg, long to, long colStride) {
         FloatVector r0 = FloatVector.fromArray(F8, src, from);
         FloatVector r1 = FloatVector.fromArray(F8, src, from + rowStride);
