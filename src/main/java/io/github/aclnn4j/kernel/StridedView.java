@@ -438,9 +438,11 @@ public final class StridedView {
     /**
      * Elements {@code [at, at + rows·cols)} of {@code buf}, in logical (row-major) order, to or from
      * a panel whose rows lie contiguously in memory and whose columns are {@code colStride} bytes
-     * apart. FLOAT and BFLOAT16 panels move a vector per memory column ({@link BulkMath#storePanel},
-     * {@link BulkMath#storeBf16Panel}); other dtypes convert each memory column as one run into
-     * {@link Scratch#panel} and transpose that as floats, as many rows at a time as fit there.
+     * apart. FLOAT and BFLOAT16 panels go through the vector loops: a stored FLOAT panel from the
+     * registers straight to memory ({@link BulkMath#storePanel}), the others a vector per memory
+     * column ({@link BulkMath#storeBf16Panel}, {@link BulkMath#loadPanel}); other dtypes convert
+     * each memory column as one run into {@link Scratch#panel} and transpose that as floats, as many
+     * rows at a time as fit there.
      */
     private void transposePanel(long off, int rows, int cols, long colStride, float[] buf, int at, boolean store) {
         Scratch s = Scratch.get();
