@@ -3,6 +3,7 @@ package io.github.aclnn4j.kernel;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
@@ -27,6 +28,13 @@ final class BlockTranspose {
     private static final VectorMask<Float> HIGH4 = VectorMask.fromArray(F8, high(4), 0);
     private static final VectorMask<Float> HIGH2 = VectorMask.fromArray(F8, high(2), 0);
     private static final VectorMask<Float> HIGH1 = VectorMask.fromArray(F8, high(1), 0);
+    private static final VectorSpecies<Short> S8 = ShortVector.SPECIES_128;
+    private static final VectorShuffle<Short> SWAP4_S = VectorShuffle.fromArray(S8, swap(4), 0);
+    private static final VectorShuffle<Short> SWAP2_S = VectorShuffle.fromArray(S8, swap(2), 0);
+    private static final VectorShuffle<Short> SWAP1_S = VectorShuffle.fromArray(S8, swap(1), 0);
+    private static final VectorMask<Short> HIGH4_S = VectorMask.fromArray(S8, high(4), 0);
+    private static final VectorMask<Short> HIGH2_S = VectorMask.fromArray(S8, high(2), 0);
+    private static final VectorMask<Short> HIGH1_S = VectorMask.fromArray(S8, high(1), 0);
 
     private BlockTranspose() {}
 
@@ -141,6 +149,68 @@ final class BlockTranspose {
         b6.blend(b7.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 6 * colStride, VectorLanes.ORDER);
         b6.rearrange(SWAP1).blend(b7, HIGH1).intoMemorySegment(seg, to + 7 * colStride, VectorLanes.ORDER);
     }
+
+    /**
+     * {@link #transposeInto} for 16-bit values (BFLOAT16 already rounded, {@link
+     * VectorBulkMath#storeBf16Panel}): {@code src} holds {@code rows} rows of {@code cols} values end
+     * to end, and source column c becomes the run of {@code rows} values at {@code off + c·colStride}.
+     */
+    static void transposeInto(short[] src, int rows, int cols, MemorySegment seg, long off, long colStride) {
+        int fullRows = rows - rows % B;
+        int fullCols = cols - cols % B;
+        for (int c = 0; c < fullCols; c += B) {
+            for (int r = 0; r < fullRows; r += B) {
+                blockInto(src, r * cols + c, cols, seg, off + c * colStride + 2L * r, colStride);
+            }
+            for (int r = fullRows; r < rows; r++) {
+                for (int k = c; k < c + B; k++) {
+                    seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, off + k * colStride + 2L * r, src[r * cols + k]);
+                }
+            }
+        }
+        for (int c = fullCols; c < cols; c++) {
+            for (int r = 0; r < rows; r++) {
+                seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, off + c * colStride + 2L * r, src[r * cols + c]);
+            }
+        }
+    }
+
+    /** {@link #blockInto} for an 8×8 block of 16-bit values, in 128-bit registers. */
+    private static void blockInto(short[] src, int from, int rowStride, MemorySegment seg, long to, long colStride) {
+        ShortVector r0 = ShortVector.fromArray(S8, src, from);
+        ShortVector r1 = ShortVector.fromArray(S8, src, from + rowStride);
+        ShortVector r2 = ShortVector.fromArray(S8, src, from + 2 * rowStride);
+        ShortVector r3 = ShortVector.fromArray(S8, src, from + 3 * rowStride);
+        ShortVector r4 = ShortVector.fromArray(S8, src, from + 4 * rowStride);
+        ShortVector r5 = ShortVector.fromArray(S8, src, from + 5 * rowStride);
+        ShortVector r6 = ShortVector.fromArray(S8, src, from + 6 * rowStride);
+        ShortVector r7 = ShortVector.fromArray(S8, src, from + 7 * rowStride);
+        ShortVector a0 = r0.blend(r4.rearrange(SWAP4_S), HIGH4_S);
+        ShortVector a4 = r0.rearrange(SWAP4_S).blend(r4, HIGH4_S);
+        ShortVector a1 = r1.blend(r5.rearrange(SWAP4_S), HIGH4_S);
+        ShortVector a5 = r1.rearrange(SWAP4_S).blend(r5, HIGH4_S);
+        ShortVector a2 = r2.blend(r6.rearrange(SWAP4_S), HIGH4_S);
+        ShortVector a6 = r2.rearrange(SWAP4_S).blend(r6, HIGH4_S);
+        ShortVector a3 = r3.blend(r7.rearrange(SWAP4_S), HIGH4_S);
+        ShortVector a7 = r3.rearrange(SWAP4_S).blend(r7, HIGH4_S);
+        ShortVector b0 = a0.blend(a2.rearrange(SWAP2_S), HIGH2_S);
+        ShortVector b2 = a0.rearrange(SWAP2_S).blend(a2, HIGH2_S);
+        ShortVector b1 = a1.blend(a3.rearrange(SWAP2_S), HIGH2_S);
+        ShortVector b3 = a1.rearrange(SWAP2_S).blend(a3, HIGH2_S);
+        ShortVector b4 = a4.blend(a6.rearrange(SWAP2_S), HIGH2_S);
+        ShortVector b6 = a4.rearrange(SWAP2_S).blend(a6, HIGH2_S);
+        ShortVector b5 = a5.blend(a7.rearrange(SWAP2_S), HIGH2_S);
+        ShortVector b7 = a5.rearrange(SWAP2_S).blend(a7, HIGH2_S);
+        b0.blend(b1.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to, VectorLanes.ORDER);
+        b0.rearrange(SWAP1_S).blend(b1, HIGH1_S).intoMemorySegment(seg, to + colStride, VectorLanes.ORDER);
+        b2.blend(b3.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to + 2 * colStride, VectorLanes.ORDER);
+        b2.rearrange(SWAP1_S).blend(b3, HIGH1_S).intoMemorySegment(seg, to + 3 * colStride, VectorLanes.ORDER);
+        b4.blend(b5.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to + 4 * colStride, VectorLanes.ORDER);
+        b4.rearrange(SWAP1_S).blend(b5, HIGH1_S).intoMemorySegment(seg, to + 5 * colStride, VectorLanes.ORDER);
+        b6.blend(b7.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to + 6 * colStride, VectorLanes.ORDER);
+        b6.rearrange(SWAP1_S).blend(b7, HIGH1_S).intoMemorySegment(seg, to + 7 * colStride, VectorLanes.ORDER);
+    }
+
 
     /** The elements of rows {@code [r0, r1)} and columns {@code [c0, c1)}, one by one. */
     private static void oneByOne(float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride, int r0,
