@@ -16,6 +16,12 @@ import jdk.incubator.vector.VectorSpecies;
  * is 24 permutes per 64 elements where gathering the columns took 8 gathers, which on Zen 3 cost
  * three times as long (0.25 against 0.77 ns per element in cache, a `/tmp` harness). Used by
  * {@link VectorBulkMath} only, which exists where the preferred vectors have 256 bits or more.
+ *
+ * <p>The butterfly is written out three times: floats array to array ({@link #block}), floats into
+ * memory ({@code blockInto(float[]…)}) and 16-bit values into memory ({@code blockInto(short[]…)}).
+ * Eight vectors cannot leave a method without being boxed unless C2 inlines it, which it did not
+ * for a shared helper here (the BFLOAT16 store through one ran 2.5× slower), and one memory kind
+ * per method keeps C2's view of its stores exact. A fourth variant should come from a generator.
  */
 final class BlockTranspose {
     private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
@@ -110,11 +116,7 @@ final class BlockTranspose {
         }
     }
 
-    /**
-     * {@link #block} with its columns stored to memory runs {@code colStride} bytes apart: the same
-     * butterfly written out again, as one kind of memory per method keeps C2's view of its stores
-     * exact (see VectorLanes), and a vector handed to a shared helper that C2 does not inline is boxed.
-     */
+    /** {@link #block} with its columns stored to memory runs {@code colStride} bytes apart (see the class comment). */
     private static void blockInto(float[] src, int from, int rowStride, MemorySegment seg, long to, long colStride) {
         FloatVector r0 = FloatVector.fromArray(F8, src, from);
         FloatVector r1 = FloatVector.fromArray(F8, src, from + rowStride);
