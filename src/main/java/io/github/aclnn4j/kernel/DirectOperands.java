@@ -137,9 +137,17 @@ final class DirectOperands {
     static void flush(StridedView out, long start, int n) {
         if (!inPlace(out)) {
             Scratch s = Scratch.get();
-            MemorySegment.copy(s.outputRun, 0, s.eSegment, 0, 4L * n);
-            out.scatter(start, s.e, n);
+            scatterRun(s.outputRun, s.e, out, start, n);
         }
+    }
+
+    /**
+     * The first {@code n} floats of {@code run} (a direct loop's output, staged off-heap) stored
+     * into logical elements {@code [start, start + n)} of {@code out}, through {@code through}.
+     */
+    static void scatterRun(MemorySegment run, float[] through, StridedView out, long start, int n) {
+        MemorySegment.copy(run, ValueLayout.JAVA_FLOAT, 0, through, 0, n);
+        out.scatter(start, through, n);
     }
 
     /** The byte offset that goes with {@link #segment}. */

@@ -2,7 +2,6 @@ package io.github.aclnn4j.kernel;
 
 import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
@@ -14,7 +13,7 @@ import java.util.Arrays;
  * same reduction over n. A sample of up to {@link #CACHED_SAMPLE} elements is read once. Dense
  * FLOAT dy and x are read in place by the {@link DirectMath} channel loops, with the same
  * operations in the same order, so the same bits; they write a dense gradInput in place, and one of
- * another layout (NCHW memory) a few dozen positions at a time into {@link Scratch#stagedRows},
+ * another layout (NCHW memory) a few dozen positions at a time into {@link Scratch#outputRun},
  * scattered from there through the transposing panels (`bench ab` 16×256×32×32 into NCHW: 4.01 →
  * 2.78 ms, where the rows copied dy and x and computed from the copies).
  */
@@ -68,7 +67,7 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
         direct = DirectOperands.supported(Warmup.Family.GROUP_NORM_BACKWARD, DType.FLOAT)
                 && DirectOperands.dense(dy, DType.FLOAT)
                 && DirectOperands.dense(x, DType.FLOAT)
-                && (outInPlace || c <= Scratch.STAGED_FLOATS)
+                && (outInPlace || c <= Scratch.OUTPUT_RUN)
                 && hxw <= Integer.MAX_VALUE; // int position counts
     }
 
@@ -153,19 +152,18 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
     }
 
     /**
-     * The sample's update by the direct loop into {@link Scratch#stagedRows}, as many positions at a
+     * The sample's update by the direct loop into {@link Scratch#outputRun}, as many positions at a
      * time as fit there, each stretch then scattered into gradInput from a float array.
      */
     private void stagedPositions(Scratch s, long first, double[] ca, double[] cb, double[] bias) {
-        int positions = Scratch.STAGED_FLOATS / c;
+        int positions = Scratch.OUTPUT_RUN / c;
         s.ensureGroupRows(positions * c);
         for (long p = 0; p < hxw; p += positions) {
             int n = (int) Math.min(positions, hxw - p);
             long at = first + p * c;
             DirectOperands.math().channelAffinePairs(DType.FLOAT, dy.segment(), dy.denseOffset(at), x.segment(),
-                    x.denseOffset(at), n, c, ca, cb, bias, s.stagedRows, 0);
-            MemorySegment.copy(s.stagedRows, ValueLayout.JAVA_FLOAT, 0, s.groupA, 0, n * c);
-            gradInput.scatter(at, s.groupA, n * c);
+                    x.denseOffset(at), n, c, ca, cb, bias, s.outputRun, 0);
+            DirectOperands.scatterRun(s.outputRun, s.groupA, gradInput, at, n * c);
         }
     }
 }

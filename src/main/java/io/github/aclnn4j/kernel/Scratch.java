@@ -21,11 +21,6 @@ final class Scratch {
     final float[] c = new float[Blocks.SIZE];
     final float[] d = new float[Blocks.SIZE];
     final float[] e = new float[Blocks.SIZE];
-    /**
-     * {@link #e} as a segment, made once: {@link #outputRun}'s way into rows (see
-     * {@link #workspaceDoublesSegment}).
-     */
-    final MemorySegment eSegment = MemorySegment.ofArray(e);
     /** All ones, never written: stands for an absent weight. */
     final float[] ones = new float[Blocks.SIZE];
     /** Only for {@link StridedView#fill}, which kernels call while holding the other rows. */
@@ -47,8 +42,6 @@ final class Scratch {
      * rows' values go.
      */
     final long[] targets = new long[Blocks.SIZE];
-    /** {@link #targets} as a segment, made once (see {@link #workspaceDoublesSegment}). */
-    final MemorySegment targetsSegment = MemorySegment.ofArray(targets);
     final long[] positions = new long[Blocks.SIZE];
     /** Most rows of a panel {@link StridedView} transposes at a time. */
     static final int COLUMN = 256;
@@ -73,16 +66,15 @@ final class Scratch {
     final float[] period = new float[Blocks.SIZE];
     /** Off-heap runs of one block for the direct loops: a uniform or repeating operand's values, per slot. */
     final MemorySegment[] repeated = new MemorySegment[4];
-    /** An off-heap block a direct loop writes an output to that is not dense ({@code DirectOperands#output}). */
-    final MemorySegment outputRun;
-    /** Floats of {@link #stagedRows}. */
-    static final int STAGED_FLOATS = 1 << 14;
+    /** Floats of {@link #outputRun}. */
+    static final int OUTPUT_RUN = 1 << 14;
     /**
-     * Off-heap rows a direct loop writes before they are scattered into an output of another layout
-     * (channels-last GroupNorm backward into NCHW): 64 KB, so that the transposed store writes runs
-     * of 64 positions per channel (runs of 16: 3.03 ms, 64: 2.78, 256: 3.21, `bench ab` 16×256×32×32).
+     * Off-heap floats a direct loop writes an output to that is not dense, scattered from there
+     * ({@code DirectOperands#scatterRun}): a block of BCE backward, or 64 KB of channels-last
+     * GroupNorm backward's rows, so that the transposed store into NCHW writes runs of 64 positions
+     * per channel (runs of 16: 3.03 ms, 64: 2.78, 256: 3.21, `bench ab` 16×256×32×32).
      */
-    final MemorySegment stagedRows;
+    final MemorySegment outputRun;
     /** An off-heap block of FLOAT 1.0, never written: an absent weight for the direct loops. */
     final MemorySegment ones32;
     /** An off-heap block that BCE with logits' loops, which always store, write to for a reduction. */
@@ -107,8 +99,7 @@ final class Scratch {
         for (int i = 0; i < repeated.length; i++) {
             repeated[i] = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
         }
-        outputRun = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
-        stagedRows = arena.allocate((long) STAGED_FLOATS * Float.BYTES, 64);
+        outputRun = arena.allocate((long) OUTPUT_RUN * Float.BYTES, 64);
         ones32 = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
         sink = arena.allocate((long) Blocks.SIZE * Float.BYTES, 64);
         expRun = arena.allocate((long) VectorBulkMath.EXP_RUN * Float.BYTES, 64);

@@ -241,8 +241,8 @@ public final class StridedView {
         long off = base + start * stride;
         switch (dtype) {
             case INT64 -> {
-                if (stride == Long.BYTES) { // through the block's own segment: one per call was allocated
-                    MemorySegment.copy(segment, off, s.targetsSegment, 0, 8L * n);
+                if (stride == Long.BYTES) { // straight into the array: a heap segment per call was allocated
+                    MemorySegment.copy(segment, ValueLayout.JAVA_LONG_UNALIGNED, off, dst, 0, n);
                 } else {
                     for (int i = 0; i < n; i++, off += stride) {
                         dst[i] = segment.get(ValueLayout.JAVA_LONG_UNALIGNED, off);
