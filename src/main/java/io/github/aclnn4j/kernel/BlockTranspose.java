@@ -213,7 +213,6 @@ final class BlockTranspose {
         b6.rearrange(SWAP1_S).blend(b7, HIGH1_S).intoMemorySegment(seg, to + 7 * colStride, VectorLanes.ORDER);
     }
 
-
     /** The elements of rows {@code [r0, r1)} and columns {@code [c0, c1)}, one by one. */
     private static void oneByOne(float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride, int r0,
             int r1, int c0, int c1) {

@@ -128,16 +128,22 @@ final class VectorBulkMath implements BulkMath {
 
     @Override
     public void floatToBf16(float[] src, int srcAt, short[] dst, int n) {
+        toBf16(src, srcAt, dst, 0, n);
+    }
+
+    /** {@link #floatToBf16} into {@code dst[dstAt, dstAt + n)}. */
+    private static void toBf16(float[] src, int srcAt, short[] dst, int dstAt, int n) {
         int i = 0;
         for (int bound = F.loopBound(n); i < bound; i += F.length()) {
             IntVector bits = FloatVector.fromArray(F, src, srcAt + i).reinterpretAsInts();
             IntVector rounded = bits.add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
                     .lanewise(VectorOperators.LSHR, 16);
             VectorMask<Integer> nan = bits.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000);
-            ((ShortVector) rounded.blend(0x7FC0, nan).convertShape(VectorOperators.I2S, S, 0)).intoArray(dst, i);
+            ((ShortVector) rounded.blend(0x7FC0, nan).convertShape(VectorOperators.I2S, S, 0))
+                    .intoArray(dst, dstAt + i);
         }
         for (; i < n; i++) {
-            dst[i] = HalfFloats.toBf16(src[srcAt + i]);
+            dst[dstAt + i] = HalfFloats.toBf16(src[srcAt + i]);
         }
     }
 
@@ -885,56 +891,32 @@ final class VectorBulkMath implements BulkMath {
     }
 
     /**
-     * The panel rounded to BFLOAT16 into {@link Scratch#halfRow} in one pass, then transposed from
-     * there straight into memory in 8×8 blocks of 16-bit registers ({@link BlockTranspose}): `bench
-     * ab`, Emerald Rapids, channels-last PReLU into NCHW 1.85 → 1.45 ms, its backward 3.12 → 2.75,
-     * where each float column was transposed, then rounded and stored (rounding in the float
-     * registers before the store instead: slower, 1.73 → 1.85). A panel larger than that row still
-     * goes through {@code columns} that way, as many of its columns at a time as fit there.
+     * The panel rounded to BFLOAT16 into {@link Scratch#halfRow}, as many of its columns at a time as
+     * fit there (the whole panel, as a rule), then transposed from there straight into memory in 8×8
+     * blocks of 16-bit registers ({@link BlockTranspose}): `bench ab`, Emerald Rapids, channels-last
+     * PReLU into NCHW 1.85 → 1.45 ms, its backward 3.12 → 2.75, where each float column was
+     * transposed through {@code columns}, then rounded and stored (rounding in the float registers
+     * before the store instead: slower, 1.73 → 1.85).
      */
     @Override
     public void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
             float[] columns) {
         short[] halves = Scratch.get().halfRow;
-        if (rows * cols <= halves.length) {
-            floatToBf16(buf, at, halves, rows * cols);
-            BlockTranspose.transposeInto(halves, rows, cols, seg, off, colStride);
+        if (rows > halves.length) {
+            BulkMath.super.storeBf16Panel(buf, at, rows, cols, seg, off, colStride, columns);
             return;
         }
-        int chunk = panelColumns(rows, cols, columns);
-        if (chunk == 0) {
-            BulkMath.super.storeBf16Panel(buf, at, rows, cols, seg, off, colStride, columns);
-        } else {
-            storeBf16Columns(buf, at, rows, cols, seg, off, colStride, columns, chunk);
-        }
-    }
-
-    /** The panel through {@code columns}, {@code chunk} memory columns at a time. */
-    private static void storeBf16Columns(float[] buf, int at, int rows, int cols, MemorySegment seg, long off,
-            long colStride, float[] columns, int chunk) {
+        int chunk = Math.min(cols, halves.length / rows);
         for (int c = 0; c < cols; c += chunk, off += chunk * colStride) {
             int m = Math.min(chunk, cols - c);
-            BlockTranspose.transpose(buf, at + c, rows, m, cols, columns, 0, rows);
-            long column = off;
-            for (int j = 0; j < m; j++, column += colStride) {
-                storeBf16Column(columns, j * rows, rows, seg, column);
+            if (m == cols) {
+                toBf16(buf, at, halves, 0, rows * cols); // the rows lie end to end: one pass
+            } else {
+                for (int r = 0; r < rows; r++) {
+                    toBf16(buf, at + r * cols + c, halves, r * m, m);
+                }
             }
-        }
-    }
-
-    /** A memory column's floats to BFLOAT16, rounded to nearest even as {@link HalfFloats#toBf16} does. */
-    private static void storeBf16Column(float[] src, int from, int n, MemorySegment seg, long off) {
-        int i = 0;
-        for (; i <= n - F.length(); i += F.length()) {
-            IntVector bits = FloatVector.fromArray(F, src, from + i).reinterpretAsInts();
-            IntVector rounded = bits.add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                    .lanewise(VectorOperators.LSHR, 16);
-            VectorMask<Integer> nan = bits.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000);
-            ((ShortVector) rounded.blend(0x7FC0, nan).convertShape(VectorOperators.I2S, S, 0))
-                    .intoMemorySegment(seg, off + 2L * i, VectorLanes.ORDER);
-        }
-        for (; i < n; i++) {
-            seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i, HalfFloats.toBf16(src[from + i]));
+            BlockTranspose.transposeInto(halves, rows, m, seg, off, colStride);
         }
     }
 
