@@ -67,7 +67,7 @@ final class GroupNormBackwardVectorLoops {
         DoubleVector sum = DoubleVector.zero(D8);
         DoubleVector dot = DoubleVector.zero(D8);
         long bound = n - n % F8.length();
-        for (int i = 0; i < bound; i += F8.length()) {
+        for (long i = 0; i < bound; i += F8.length()) {
             DoubleVector ad = (DoubleVector) FloatVector.fromMemorySegment(F8, a, aRow + 4L * i, ORDER)
                     .convertShape(VectorOperators.F2D, D8, 0);
             DoubleVector bd = (DoubleVector) FloatVector.fromMemorySegment(F8, b, bRow + 4L * i, ORDER)
@@ -90,7 +90,7 @@ final class GroupNormBackwardVectorLoops {
         DoubleVector dot0 = DoubleVector.zero(D4);
         DoubleVector dot1 = DoubleVector.zero(D4);
         long bound = n - n % F8.length();
-        for (int i = 0; i < bound; i += F8.length()) {
+        for (long i = 0; i < bound; i += F8.length()) {
             long ai = aRow + 4L * i;
             long bi = bRow + 4L * i;
             DoubleVector a0 = (DoubleVector) FloatVector.fromMemorySegment(F4, a, ai, ORDER)
