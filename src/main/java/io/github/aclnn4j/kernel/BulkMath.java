@@ -239,6 +239,18 @@ public interface BulkMath {
         }
     }
 
+    /**
+     * Stores a panel of 16-bit values transposed, unchanged: column j of the {@code rows × cols}
+     * row-major panel {@code src} to {@code seg} from {@code off + j·colStride}, 2 bytes apart.
+     */
+    default void storeHalfPanel(short[] src, int rows, int cols, MemorySegment seg, long off, long colStride) {
+        for (int j = 0; j < cols; j++, off += colStride) {
+            for (int i = 0; i < rows; i++) {
+                seg.set(ValueLayout.JAVA_SHORT_UNALIGNED, off + 2L * i, src[i * cols + j]);
+            }
+        }
+    }
+
     /** {@link #loadPanel} for BFLOAT16 memory, the inverse of {@link #storeBf16Panel}. */
     default void loadBf16Panel(MemorySegment seg, long off, long colStride, float[] buf, int at, int rows, int cols,
             float[] columns) {

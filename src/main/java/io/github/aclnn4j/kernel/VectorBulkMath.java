@@ -899,6 +899,11 @@ final class VectorBulkMath implements BulkMath {
      * before the store instead: slower, 1.73 → 1.85).
      */
     @Override
+    public void storeHalfPanel(short[] src, int rows, int cols, MemorySegment seg, long off, long colStride) {
+        BlockTranspose.transposeInto(src, rows, cols, seg, off, colStride);
+    }
+
+    @Override
     public void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
             float[] columns) {
         short[] halves = Scratch.get().halfRow;

@@ -421,6 +421,7 @@ public final class Warmup {
             bulk.storeEveryOther(a, 0, N - 1, out, 0);
             bulk.storeBf16Panel(a, 0, 16, N / 16, out, 0, 32, c);
             bulk.loadBf16Panel(out, 0, 32, a, 0, 16, N / 16, c);
+            bulk.storeHalfPanel(halves, 16, N / 16, out, 0, 32);
             bulk.transpose(b, 0, 16, N / 16, c, 0);
         }
 

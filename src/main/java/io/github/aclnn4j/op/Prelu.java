@@ -1,5 +1,6 @@
 package io.github.aclnn4j.op;
 
+import io.github.aclnn4j.kernel.HalfTransposeKernel;
 import io.github.aclnn4j.kernel.Kernel;
 import io.github.aclnn4j.kernel.PreluKernel;
 import io.github.aclnn4j.kernel.StridedView;
@@ -7,6 +8,7 @@ import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.Shapes;
 import io.github.aclnn4j.tensor.TensorDesc;
 
 /**
@@ -86,6 +88,10 @@ public final class Prelu {
         StridedView x = check.view("self", self, logical, xStrides);
         StridedView w = check.view("weight", weight, logical, wStrides);
         StridedView o = check.view("out", out, logical, oStrides);
+        Kernel viaOut = viaOut(self, out, promoted, logical, x, w, o);
+        if (viaOut != null) {
+            return check.plan(0, self.numel(), viaOut);
+        }
         StridedView[][] pieces = Tiling.pieces(logical, x, w, o);
         Kernel[] kernels = new Kernel[pieces.length];
         for (int i = 0; i < pieces.length; i++) {
@@ -93,5 +99,30 @@ public final class Prelu {
             kernels[i] = new PreluKernel(p[0], p[1], p[2], promoted);
         }
         return check.plan(0, self.numel(), Kernel.inOrder(kernels));
+    }
+
+    /** Positions per sample at least for {@link #viaOut}: its in-place pass takes runs this long directly. */
+    private static final long MIN_POSITIONS = 64;
+
+    /**
+     * A 16-bit channels-last self into a contiguous out of its dtype: self's values copied into out
+     * unchanged ({@link HalfTransposeKernel}), then PReLU over out in place, where it is dense, with
+     * the same operations per element as the tiled path; null where that does not apply.
+     */
+    private static Kernel viaOut(TensorDesc self, TensorDesc out, DType promoted, long[] logical, StridedView x,
+            StridedView w, StridedView o) {
+        if (self.dtype() != out.dtype() || promoted != out.dtype() || self.rank() < 3
+                || logical.length != self.rank()) {
+            return null;
+        }
+        long samples = logical[0];
+        long channels = logical[1];
+        long positions = self.numel() / (samples * channels);
+        if (positions < MIN_POSITIONS) {
+            return null;
+        }
+        Kernel copy = HalfTransposeKernel.of(x.permute(Shapes.channelsLastOrder(logical.length)), o, samples,
+                positions, channels);
+        return copy == null ? null : Kernel.inOrder(new Kernel[] {copy, new PreluKernel(o, w, o, promoted)});
     }
 }

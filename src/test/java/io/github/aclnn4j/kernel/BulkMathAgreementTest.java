@@ -320,6 +320,33 @@ class BulkMathAgreementTest {
         }
     }
 
+    /** Raw 16-bit panels: every value at its memory column, unchanged, the gaps between columns untouched. */
+    @ParameterizedTest(name = "{0} rows of {1}")
+    @MethodSource("panelShapes")
+    void halfPanelsMoveEveryValueToItsPlace(int rows, int cols) {
+        SplittableRandom r = new SplittableRandom(13L * rows + cols);
+        short[] panel = new short[rows * cols];
+        for (int i = 0; i < panel.length; i++) {
+            panel[i] = (short) r.nextInt(1 << 16);
+        }
+        long colStride = 2L * (rows + 3);
+        for (BulkMath math : new BulkMath[] {BulkMath.fastest(), SCALAR}) {
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment seg = arena.allocate(6 + colStride * cols);
+                seg.fill((byte) 0x7E);
+                math.storeHalfPanel(panel, rows, cols, seg, 6, colStride);
+                for (int j = 0; j < cols; j++) {
+                    for (int i = 0; i < rows + 3; i++) {
+                        short raw = seg.get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, 6 + j * colStride + 2L * i);
+                        short expected = i < rows ? panel[i * cols + j] : (short) 0x7E7E;
+                        org.junit.jupiter.api.Assertions.assertEquals(expected, raw,
+                                math.name() + ": column " + j + " row " + i);
+                    }
+                }
+            }
+        }
+    }
+
     /**
      * BFLOAT16 panels as FLOAT ones: each element rounded as {@code HalfFloats.toBf16} rounds it (NaN,
      * ties, subnormals, overflow to infinity among the values) at its memory column, the gaps between

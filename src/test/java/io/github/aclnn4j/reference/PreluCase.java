@@ -26,13 +26,49 @@ public final class PreluCase {
             long channels = shape.length >= 2 ? shape[1] : 1;
             long[] weightShape = channels > 1 && r.nextInt(5) < 3 ? weightShape(r, channels) : singleWeightShape(r);
             boolean channelsLast = shape.length >= 3 && !dense && r.oneIn(4);
+            return check(ctx, shape, selfType, weightType, outType, weightShape, channelsLast,
+                    channelsLast && r.nextBoolean());
+        }
+    }
+
+    /**
+     * A random case whose self is a channels-last 16-bit tensor of 3 to 5 dimensions with maps of
+     * up to 300 positions and up to 600 channels, its out mostly contiguous: the calls that copy
+     * self into out's layout before computing there, and those just outside that path's bounds.
+     */
+    public static long[][] runChannelsLastHalf(long seed) {
+        try (CaseContext ctx = new CaseContext("aclnnPrelu", seed, false)) {
+            CaseRandom r = ctx.random;
+            int rank = 3 + r.nextInt(3);
+            long[] shape = new long[rank];
+            shape[0] = 1 + r.nextInt(3);
+            shape[1] = r.oneIn(4) ? 1 + r.nextInt(600) : 1 + r.nextInt(40);
+            long positions = r.oneIn(5) ? 1 + r.nextInt(63) : 64 + r.nextInt(240);
+            for (int d = 2; d < rank; d++) { // the positions split over the spatial dimensions
+                shape[d] = d == rank - 1 ? positions : 1 + r.nextInt(2);
+            }
+            StoredType selfType = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
+            StoredType weightType = r.oneIn(5) ? r.floatType() : selfType;
+            StoredType outType = r.oneIn(5) ? r.floatType() : StoredType.promote(selfType, weightType);
+            long[] weightShape = shape[1] > 1 && !r.oneIn(5) ? weightShape(r, shape[1]) : singleWeightShape(r);
+            return check(ctx, shape, selfType, weightType, outType, weightShape, true, r.oneIn(5));
+        }
+    }
+
+    /** Runs the call and checks every element of out against the exact product, rounded as CANN rounds it. */
+    private static long[][] check(CaseContext ctx, long[] shape, StoredType selfType, StoredType weightType,
+            StoredType outType, long[] weightShape, boolean channelsLast, boolean outChannelsLast) {
+        {
+            CaseRandom r = ctx.random;
+            long channels = shape.length >= 2 ? shape[1] : 1;
             ctx.note("channelsLast", channelsLast);
+            ctx.note("outChannelsLast", outChannelsLast);
 
             DeviceTensor self = channelsLast
                     ? ctx.input("self", selfType, StridedLayout.channelsLast(shape), () -> value(r))
                     : ctx.input("self", selfType, shape, () -> value(r));
             DeviceTensor weight = ctx.input("weight", weightType, weightShape, () -> r.uniform(-1, 1));
-            DeviceTensor out = channelsLast && r.nextBoolean()
+            DeviceTensor out = outChannelsLast
                     ? ctx.output("out", outType, StridedLayout.channelsLast(shape))
                     : ctx.output("out", outType, shape);
 

@@ -22,4 +22,15 @@ class PreluRandomTest {
     void matchesReference(long seed) {
         PreluCase.run(seed, RandomCases.MAX_NUMEL);
     }
+
+    static LongStream channelsLastSeeds() {
+        return LongStream.range(0, 120).map(i -> 0x6100_0000L + i);
+    }
+
+    /** 16-bit channels-last self, mostly into a contiguous out: the calls that copy self into out first. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("channelsLastSeeds")
+    void channelsLastHalfMatchesReference(long seed) {
+        PreluCase.runChannelsLastHalf(seed);
+    }
 }
