@@ -23,6 +23,9 @@
  *     dimension is the contiguous one through transposing panels, the rows transposed in 8×8
  *     register blocks ({@code BlockTranspose}) and each memory column then moved whole
  *     ({@link io.github.aclnn4j.kernel.BulkMath#storePanel});
+ *     a 16-bit channels-last PReLU input bound for a contiguous output of its dtype is instead copied
+ *     there raw ({@link io.github.aclnn4j.kernel.HalfTransposeKernel}) and computed over in place,
+ *     dense, which spares the conversions around the transposing stores;
  *     GroupNorm and its backward read NHWC memory a sample at a time as rows of C channels
  *     ({@code GroupNormChannelsLastKernel}, {@code GroupNormBackwardChannelsLastKernel}), with
  *     per-channel sums vectorised across channels: in place when the sample and its output are
