@@ -127,9 +127,16 @@ public interface BulkMath {
 
     /**
      * Per-channel sums over rows of {@code channels} values laid end to end (channels innermost, as
-     * channels-last memory is): {@code sum[c] += a[r·channels + c]} and, when {@code dot} is not null,
-     * {@code dot[c] = fma(a, b, dot[c])} at the same index, row after row. Each channel's additions
-     * run in row order, so every implementation gives the same bits.
+     * channels-last memory is): {@code sum[c] += a[r·channels + c]}, row after row. Each channel's
+     * additions run in row order, so every implementation gives the same bits. (GroupNorm forward's;
+     * its backward's, with dots, is {@link #addChannelRows}: one loop each, so that neither's profile
+     * is the other's, which deoptimized the shared loop at every switch between them.)
+     */
+    void addChannelSums(float[] a, int rows, int channels, double[] sum);
+
+    /**
+     * {@link #addChannelSums}, and {@code dot[c] = fma(a, b, dot[c])} at the same index, row after
+     * row.
      */
     void addChannelRows(float[] a, float[] b, int rows, int channels, double[] sum, double[] dot);
 

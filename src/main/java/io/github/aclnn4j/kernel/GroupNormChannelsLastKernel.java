@@ -11,7 +11,7 @@ import java.util.Arrays;
  * it give the biased variance (two passes, so nothing cancels), {@code rstd = 1/√(var + eps)};
  * then {@code out = x·k[c] + (β[c] − mean·k[c])} with {@code k[c] = rstd·γ[c]}, in double, rounded
  * once to out's dtype after the fused multiply-add. Every channel's sums run in position order,
- * vectorised across channels ({@link BulkMath#addChannelRows}); one task per sample, so the bits
+ * vectorised across channels ({@link BulkMath#addChannelSums}); one task per sample, so the bits
  * never depend on the thread count. They differ in the last places from {@link GroupNormKernel}'s,
  * whose sums run in another order. Dense FLOAT self and out are read and written in place by the
  * {@link DirectMath} channel loops, with the same operations in the same order, so the same bits.
@@ -111,7 +111,7 @@ public final class GroupNormChannelsLastKernel implements Parallel.Tasks, Kernel
             if (!cached) {
                 self.gather(first + p * channels, rows, n * channels);
             }
-            BulkMath.current().addChannelRows(rows, null, n, channels, sums, null);
+            BulkMath.current().addChannelSums(rows, n, channels, sums);
         }
     }
 

@@ -111,13 +111,20 @@ final class ScalarBulkMath implements BulkMath {
     }
 
     @Override
+    public void addChannelSums(float[] a, int rows, int channels, double[] sum) {
+        for (int r = 0, at = 0; r < rows; r++, at += channels) {
+            for (int c = 0; c < channels; c++) {
+                sum[c] += a[at + c];
+            }
+        }
+    }
+
+    @Override
     public void addChannelRows(float[] a, float[] b, int rows, int channels, double[] sum, double[] dot) {
         for (int r = 0, at = 0; r < rows; r++, at += channels) {
             for (int c = 0; c < channels; c++) {
                 sum[c] += a[at + c];
-                if (dot != null) {
-                    dot[c] = Math.fma(a[at + c], (double) b[at + c], dot[c]);
-                }
+                dot[c] = Math.fma(a[at + c], (double) b[at + c], dot[c]);
             }
         }
     }

@@ -566,6 +566,21 @@ final class VectorBulkMath implements BulkMath {
     }
 
     @Override
+    public void addChannelSums(float[] a, int rows, int channels, double[] sum) {
+        int bound = FD.loopBound(channels);
+        for (int r = 0, at = 0; r < rows; r++, at += channels) {
+            int c = 0;
+            for (; c < bound; c += FD.length()) {
+                DoubleVector av = (DoubleVector) FloatVector.fromArray(FD, a, at + c).convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector.fromArray(D, sum, c).add(av).intoArray(sum, c);
+            }
+            for (; c < channels; c++) {
+                sum[c] += a[at + c];
+            }
+        }
+    }
+
+    @Override
     public void addChannelRows(float[] a, float[] b, int rows, int channels, double[] sum, double[] dot) {
         int bound = FD.loopBound(channels);
         for (int r = 0, at = 0; r < rows; r++, at += channels) {
@@ -573,17 +588,12 @@ final class VectorBulkMath implements BulkMath {
             for (; c < bound; c += FD.length()) {
                 DoubleVector av = (DoubleVector) FloatVector.fromArray(FD, a, at + c).convertShape(VectorOperators.F2D, D, 0);
                 DoubleVector.fromArray(D, sum, c).add(av).intoArray(sum, c);
-                if (dot != null) {
-                    DoubleVector bv = (DoubleVector) FloatVector.fromArray(FD, b, at + c)
-                            .convertShape(VectorOperators.F2D, D, 0);
-                    av.fma(bv, DoubleVector.fromArray(D, dot, c)).intoArray(dot, c);
-                }
+                DoubleVector bv = (DoubleVector) FloatVector.fromArray(FD, b, at + c).convertShape(VectorOperators.F2D, D, 0);
+                av.fma(bv, DoubleVector.fromArray(D, dot, c)).intoArray(dot, c);
             }
             for (; c < channels; c++) {
                 sum[c] += a[at + c];
-                if (dot != null) {
-                    dot[c] = Math.fma(a[at + c], (double) b[at + c], dot[c]);
-                }
+                dot[c] = Math.fma(a[at + c], (double) b[at + c], dot[c]);
             }
         }
     }

@@ -487,7 +487,7 @@ public final class Warmup {
             bulk.squaredDeviations(a, 0, N, 0.5);
             java.util.Arrays.fill(channelsA, 0);
             java.util.Arrays.fill(channelsB, 0);
-            bulk.addChannelRows(a, b, N / 64, 64, channelsA, channelsB);
+            bulk.addChannelSums(a, N / 64, 64, channelsA);
             bulk.addChannelSquaredDeviations(a, N / 64, 64, channelsC, channelsB);
             fill();
             bulk.affineChannelRows(a, N / 64, 64, channelsA, channelsB);

@@ -258,6 +258,7 @@ class BulkMathAgreementTest {
             bias[c] = r.nextGaussian();
         }
         double[][] sums = new double[2][];
+        double[][] sumsOnly = new double[2][];
         double[][] dots = new double[2][];
         double[][] squares = new double[2][];
         float[][] updated = new float[2][];
@@ -267,12 +268,16 @@ class BulkMathAgreementTest {
             dots[m] = new double[channels];
             squares[m] = new double[channels];
             maths[m].addChannelRows(a, b, rows, channels, sums[m], dots[m]);
+            sumsOnly[m] = new double[channels];
+            maths[m].addChannelSums(a, rows, channels, sumsOnly[m]);
             maths[m].addChannelSquaredDeviations(a, rows, channels, shift, squares[m]);
             updated[m] = a.clone();
             maths[m].affineChannelRows(updated[m], rows, channels, k, bias);
         }
         assertArrayEquals(sums[1], sums[0], "addChannelRows sums");
         assertArrayEquals(dots[1], dots[0], "addChannelRows dots");
+        assertArrayEquals(sums[1], sumsOnly[1], "addChannelSums: addChannelRows' sums");
+        assertArrayEquals(sumsOnly[1], sumsOnly[0], "addChannelSums");
         assertArrayEquals(squares[1], squares[0], "addChannelSquaredDeviations");
         assertArrayEquals(updated[1], updated[0], "affineChannelRows");
         double expected = 0;
