@@ -20,7 +20,8 @@ import io.github.aclnn4j.tensor.TensorDesc;
  * dimension split into the weight's own dimensions longer than one (so that a weight of any shape
  * and strides is read where it lies), the weight broadcast along the others, walked in self's memory
  * order (channels innermost for channels-last memory) and cut into tiles where out's layout
- * disagrees ({@link Tiling#pieces}).
+ * disagrees ({@link Tiling#pieces}). A 16-bit channels-last self bound for a contiguous out of its
+ * dtype is instead copied there raw and computed over in place ({@link #viaOut}).
  */
 public final class Prelu {
     private static final String OP = "aclnnPrelu";
