@@ -44,10 +44,10 @@ public interface BulkMath {
     /** A short name for reports: {@code vector-} and the vector bits ({@code vector-256}), or {@code scalar}. */
     String name();
 
-    /** {@code dst[dstAt + i] = float(src[i])} for BFLOAT16 bit patterns, i < n. */
+    /** {@code dst[dstAt + i] = float(src[i])} for BFLOAT16 bit patterns, {@code i < n}. */
     void bf16ToFloat(short[] src, float[] dst, int dstAt, int n);
 
-    /** {@code dst[i] = bf16(src[srcAt + i])}, rounded to nearest even, every NaN as 0x7FC0, i < n. */
+    /** {@code dst[i] = bf16(src[srcAt + i])}, rounded to nearest even, every NaN as 0x7FC0, {@code i < n}. */
     void floatToBf16(float[] src, int srcAt, short[] dst, int n);
 
     /**
@@ -186,7 +186,7 @@ public interface BulkMath {
 
     /**
      * Stores a FLOAT panel: {@code buf[at + i·cols + j]} to the float at {@code off + j·colStride + 4i}
-     * of {@code seg}, for i < rows and j < cols (each memory column one contiguous run of
+     * of {@code seg}, for {@code i < rows} and {@code j < cols} (each memory column one contiguous run of
      * {@code rows} floats; the rows lie end to end in {@code buf}). {@code columns} is scratch the
      * memory columns may pass through.
      */
@@ -270,7 +270,7 @@ public interface BulkMath {
 
     /**
      * Transposes a matrix of floats: {@code dst[dstAt + c·srcRows + r] = src[srcAt + r·srcCols + c]}
-     * for r < srcRows and c < srcCols. The rows of a panel whose memory columns are not FLOAT pass
+     * for {@code r < srcRows} and {@code c < srcCols}. The rows of a panel whose memory columns are not FLOAT pass
      * through it ({@link StridedView}).
      */
     default void transpose(float[] src, int srcAt, int srcRows, int srcCols, float[] dst, int dstAt) {

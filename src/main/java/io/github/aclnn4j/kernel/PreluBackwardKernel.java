@@ -63,7 +63,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
      * The task layout of a shape, made by phase 1 (see the class comment).
      *
      * @param outer product of the dimensions before the channel dimension
-     * @param channels the channel count C (1 when rank < 2)
+     * @param channels the channel count C (1 when the rank is below 2)
      * @param inner product of the dimensions after the channel dimension
      * @param weights numel(weight): 1, or C
      */

@@ -46,7 +46,7 @@ public final class HalfFloats {
     }
 
     /**
-     * {@code dst[dstAt + i] = fromHalf(src[srcAt + 2i])} for i < n, FLOAT16 in native byte order at
+     * {@code dst[dstAt + i] = fromHalf(src[srcAt + 2i])} for {@code i < n}, FLOAT16 in native byte order at
      * any byte offset: a plain loop that C2 vectorizes with the processor's conversions when
      * {@code src} is native memory (one instruction per vector, where the Vector API, which has no
      * half-float conversion, needs about ten). It does so from a segment into an array and back,
@@ -59,7 +59,7 @@ public final class HalfFloats {
     }
 
     /**
-     * {@code dst[dstAt + 2i] = toHalf(src[srcAt + i])} for i < n; see
+     * {@code dst[dstAt + 2i] = toHalf(src[srcAt + i])} for {@code i < n}; see
      * {@link #fromHalves(MemorySegment, long, float[], int, int)}.
      */
     public static void toHalves(float[] src, int srcAt, MemorySegment dst, long dstAt, int n) {
