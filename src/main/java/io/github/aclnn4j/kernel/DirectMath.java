@@ -75,6 +75,15 @@ public interface DirectMath extends HalfChunkMath {
             long outAt, int n);
 
     /**
+     * FLOAT PReLU backward over {@code rows} whole rows of {@code channels} (channels-last memory,
+     * dense {@code x} and {@code g}): the gradient into {@code out[outAt, …)} and
+     * {@code acc[c] += min(x, 0)·g} per channel in row order, as {@link BulkMath#preluChannelRows}
+     * computes them from copies, so the same bits.
+     */
+    void preluChannelRows(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, int rows, int channels,
+            float[] w, double[] acc, float[] out, int outAt);
+
+    /**
      * PReLU forward with weight {@code w}: {@code out = x > 0 ? x : w·x}, as {@link BulkMath#prelu};
      * {@code x} and {@code out} hold {@code dtype}. The product is exact in fp32 for every dtype, so
      * all ways give the same bits.

@@ -39,6 +39,11 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
     private final boolean denseRows;
     /** Whether the {@link DirectMath} loops take the dense rows. */
     private final boolean direct;
+    /**
+     * Whether rows of channels (channels innermost, a weight each) are read in place by
+     * {@link DirectMath#preluChannelRows}: dense FLOAT self and gradOutput, gradInput any layout.
+     */
+    private final boolean directChannels;
 
     /**
      * The kernel of one plan, made by phase 1, with self read as {@code [outer][channels][inner]}
@@ -57,6 +62,9 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
                 && DirectOperands.dense(gradInput, dt);
         direct = denseRows
                 && DirectOperands.supportedWithOwnHalfSums(Warmup.Family.PRELU_BACKWARD, dt);
+        directChannels = layout.inner == 1 && layout.weights > 1 && layout.channels <= Blocks.SIZE
+                && DirectOperands.dense(self, DType.FLOAT) && DirectOperands.dense(grad, DType.FLOAT)
+                && DirectOperands.supported(Warmup.Family.PRELU_BACKWARD, DType.FLOAT);
     }
 
     /**
@@ -166,13 +174,38 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
         }
     }
 
-    /** Rows of one element each (channels innermost): gathered a block at a time, channel after channel. */
+    /**
+     * Rows of one element each (channels innermost): gathered a block at a time, channel after
+     * channel; with self and gradOutput dense FLOAT, read in place whole rows at a time
+     * ({@link #channelsInnermostInPlace}).
+     */
     private void channelsInnermostRows(long firstRow, long endRow, Scratch s, float[] w, double[] acc) {
+        if (directChannels) {
+            channelsInnermostInPlace(firstRow, endRow, s, w, acc);
+            return;
+        }
         for (long at = firstRow; at < endRow; at += Blocks.SIZE) {
             int len = (int) Math.min(Blocks.SIZE, endRow - at);
             self.gather(at, s.a, len);
             grad.gather(at, s.b, len);
             channelsInnermost(s.a, s.b, len, (int) (at % layout.channels), w, acc);
+            gradInput.scatter(at, s.a, len);
+        }
+    }
+
+    /**
+     * {@link #channelsInnermostRows} by the direct loop: dense self and gradOutput read where they
+     * lie, as many whole rows of channels as fill a block, the gradient into a block of floats and
+     * scattered from there (gradInput of any layout). The same operations per element and each
+     * channel's sum in row order, as the gathered rows add it, so the same bits.
+     */
+    private void channelsInnermostInPlace(long firstRow, long endRow, Scratch s, float[] w, double[] acc) {
+        int channels = (int) layout.channels;
+        int step = Blocks.SIZE / channels * channels;
+        for (long at = firstRow; at < endRow; at += step) {
+            int len = (int) Math.min(step, endRow - at);
+            DirectOperands.math().preluChannelRows(DType.FLOAT, self.segment(), self.denseOffset(at), grad.segment(),
+                    grad.denseOffset(at), len / channels, channels, w, acc, s.a, 0);
             gradInput.scatter(at, s.a, len);
         }
     }

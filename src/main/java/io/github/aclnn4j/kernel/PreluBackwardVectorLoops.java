@@ -9,6 +9,7 @@ import static io.github.aclnn4j.kernel.VectorLanes.*;
 import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.tensor.HalfFloats;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
@@ -21,6 +22,8 @@ import jdk.incubator.vector.VectorOperators;
  * {@code min(x, 0)·g} per dtype; see {@link VectorLanes} for the rules they follow.
  */
 final class PreluBackwardVectorLoops {
+    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
+
     private PreluBackwardVectorLoops() {}
 
     static double prelu(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,
@@ -31,6 +34,38 @@ final class PreluBackwardVectorLoops {
             case FLOAT16 -> preluF16(x, xAt, g, gAt, w, out, outAt, n);
             default -> throw unsupported(dtype);
         };
+    }
+
+    static void channelRows(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, int rows, int channels,
+            float[] w, double[] acc, float[] out, int outAt) {
+        if (dtype != DType.FLOAT) {
+            throw unsupported(dtype);
+        }
+        x = (MemorySegment) NATIVE.cast(x);
+        g = (MemorySegment) NATIVE.cast(g);
+        int whole = FD.loopBound(channels);
+        long rowBytes = 4L * channels;
+        for (int r = 0; r < rows; r++) {
+            long xRow = xAt + r * rowBytes;
+            long gRow = gAt + r * rowBytes;
+            int outRow = outAt + r * channels;
+            int c = 0;
+            for (; c < whole; c += FD.length()) {
+                FloatVector xv = FloatVector.fromMemorySegment(FD, x, xRow + 4L * c, ORDER);
+                FloatVector gv = FloatVector.fromMemorySegment(FD, g, gRow + 4L * c, ORDER);
+                DoubleVector xd = (DoubleVector) xv.min(0f).convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector gd = (DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0);
+                xd.fma(gd, DoubleVector.fromArray(D, acc, c)).intoArray(acc, c); // the product is exact
+                gv.mul(FloatVector.fromArray(FD, w, c)).blend(gv, xv.compare(VectorOperators.GT, 0f))
+                        .intoArray(out, outRow + c);
+            }
+            for (; c < channels; c++) { // the row's last channels, with the same operations
+                float xi = x.get(F32, xRow + 4L * c);
+                float gi = g.get(F32, gRow + 4L * c);
+                acc[c] += (double) Math.min(xi, 0f) * gi;
+                out[outRow + c] = xi > 0 ? gi : w[c] * gi;
+            }
+        }
     }
 
     private static double preluF32(MemorySegment x, long xAt, MemorySegment g, long gAt, float w, MemorySegment out,

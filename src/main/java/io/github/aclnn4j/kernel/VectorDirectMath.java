@@ -77,6 +77,12 @@ final class VectorDirectMath implements DirectMath {
     }
 
     @Override
+    public void preluChannelRows(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, int rows,
+            int channels, float[] w, double[] acc, float[] out, int outAt) {
+        PreluBackwardVectorLoops.channelRows(dtype, x, xAt, g, gAt, rows, channels, w, acc, out, outAt);
+    }
+
+    @Override
     public void preluForward(DType dtype, MemorySegment x, long xAt, float w, MemorySegment out, long outAt, int n) {
         PreluVectorLoops.prelu(dtype, x, xAt, w, out, outAt, n);
     }

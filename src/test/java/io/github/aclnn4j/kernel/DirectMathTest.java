@@ -589,6 +589,16 @@ class DirectMathTest {
             double[] sumOnly = new double[channels];
             math.channelSums(DType.FLOAT, as, 4, positions, channels, sumOnly);
             assertArrayEquals(wantSum, sumOnly, "Σa per channel, without dots");
+            float[] w = values(rng, DType.FLOAT, -1, 1);
+            double[] preluSums = new double[channels];
+            double[] wantPreluSums = new double[channels];
+            float[] grads = new float[N + 3];
+            math.preluChannelRows(DType.FLOAT, as, 4, bs, 8, positions, channels, w, preluSums, grads, 3);
+            float[] wantGrads = a.clone();
+            rows.preluChannelRows(wantGrads, b, 0, positions * channels, w, channels, wantPreluSums);
+            assertArrayEquals(wantPreluSums, preluSums, "Σ min(a, 0)·b per channel");
+            assertArrayEquals(java.util.Arrays.copyOf(wantGrads, positions * channels),
+                    java.util.Arrays.copyOfRange(grads, 3, 3 + positions * channels), "PReLU gradient");
             double[] squares = new double[channels];
             double[] wantSquares = new double[channels];
             math.channelSquaredDeviations(DType.FLOAT, as, 4, positions, channels, shift, squares);
