@@ -32,9 +32,10 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
     private final StridedView gradWeight;
     private final Layout layout;
     /**
-     * Dense operands of one dtype: long enough rows go one at a time, cut where the direct loops'
-     * steps end ({@link DirectMath#STEP}) whether or not those loops run here, so that a row's sum
-     * groups its terms alike with and without the Vector API.
+     * Dense operands of one dtype (FLOAT gradInput of any layout, staged: {@link DirectOperands#output}):
+     * long enough rows go one at a time, cut where the direct loops' steps end
+     * ({@link DirectMath#STEP}) whether or not those loops run here, so that a row's sum groups its
+     * terms alike with and without the Vector API.
      */
     private final boolean denseRows;
     /** Whether the {@link DirectMath} loops take the dense rows. */
@@ -59,7 +60,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
         this.layout = layout;
         DType dt = gradInput.dtype();
         denseRows = DirectOperands.dense(self, dt) && DirectOperands.dense(grad, dt)
-                && DirectOperands.dense(gradInput, dt);
+                && (dt == DType.FLOAT || DirectOperands.dense(gradInput, dt));
         direct = denseRows
                 && DirectOperands.supportedWithOwnHalfSums(Warmup.Family.PRELU_BACKWARD, dt);
         directChannels = layout.inner == 1 && layout.weights > 1 && layout.channels <= Blocks.SIZE
@@ -271,8 +272,15 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
     /** Elements [start, start + len) through the direct loops (16-bit ones in plain Java while cold). */
     private double directRun(long start, int len, float wk) {
         DType dt = gradInput.dtype();
-        return DirectOperands.halfChunkMath(dt).prelu(dt, self.segment(), self.denseOffset(start), grad.segment(),
-                grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start), len);
+        if (dt != DType.FLOAT) {
+            return DirectOperands.halfChunkMath(dt).prelu(dt, self.segment(), self.denseOffset(start), grad.segment(),
+                    grad.denseOffset(start), wk, gradInput.segment(), gradInput.denseOffset(start), len);
+        }
+        double sum = DirectOperands.math().prelu(dt, self.segment(), self.denseOffset(start), grad.segment(),
+                grad.denseOffset(start), wk, DirectOperands.output(gradInput), DirectOperands.offset(gradInput, start),
+                len);
+        DirectOperands.flush(gradInput, start, len); // a strided gradInput: scattered from the staged run
+        return sum;
     }
 
     /** Elements [start, start + len) (at most a block) through rows: writes gradInput, returns their sum. */

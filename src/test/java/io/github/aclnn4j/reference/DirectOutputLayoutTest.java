@@ -8,10 +8,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * BCE backward's direct loops write an out that is not dense through scratch, scattered a block at
- * a time ({@code DirectOperands#output}): dense FLOAT inputs into outs of random strided layouts,
- * against the float64 reference, in a child JVM whose Vector API loops run from the first call
- * (the seeded cases rarely pair dense inputs with a strided out).
+ * BCE backward's and PReLU backward's direct loops write an output that is not dense through
+ * scratch, scattered a block at a time ({@code DirectOperands#output}): dense FLOAT inputs into
+ * outputs of random strided layouts, against the float64 reference, in a child JVM whose Vector
+ * API loops run from the first call (the seeded cases rarely pair dense inputs with a strided out).
  */
 class DirectOutputLayoutTest {
     private static final int SEEDS = 12;
@@ -20,7 +20,7 @@ class DirectOutputLayoutTest {
     void aStridedOutGetsTheReferenceValues() throws Exception {
         List<String> done = ChildJvm.runWith(List.of("-Daclnn4j.warmup=false"), DirectOutputLayoutTest.class)
                 .lines().filter(l -> l.startsWith("case ")).toList();
-        assertEquals(SEEDS, done.size(), "cases checked: " + done);
+        assertEquals(2 * SEEDS, done.size(), "cases checked: " + done);
     }
 
     /** The child's side: a line per case that matched the reference. */
@@ -28,6 +28,8 @@ class DirectOutputLayoutTest {
         TestDevice.init();
         for (long seed = 0; seed < SEEDS; seed++) {
             System.out.println("case " + seed + " out " + BinaryCrossEntropyBackwardCase.runIntoStridedOut(0xD0_0000L + seed));
+            System.out.println("case " + seed + " gradInput "
+                    + PreluBackwardCase.runIntoStridedGradInput(0xD1_0000L + seed));
         }
     }
 }

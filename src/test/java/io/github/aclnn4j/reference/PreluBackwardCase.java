@@ -44,6 +44,36 @@ public final class PreluBackwardCase {
         }
     }
 
+    /**
+     * Dense FLOAT self and gradOutput, a weight per channel, gradInput of a random strided layout:
+     * the direct loops write it through scratch ({@code DirectOperands#output}). Rows of 300 (a
+     * slab of short rows, a partial step each) or 4196 elements (long rows, cut into blocks).
+     * Returns gradInput's layout.
+     */
+    public static String runIntoStridedGradInput(long seed) {
+        try (CaseContext ctx = new CaseContext("aclnnPreluBackward into a strided gradInput", seed, true)) {
+            CaseRandom r = ctx.random;
+            long[] shape = r.nextBoolean() ? new long[] {2, 5, 300} : new long[] {2, 3, 4196};
+            StridedLayout layout;
+            do {
+                layout = StridedLayout.random(r.rng, shape, false);
+            } while (java.util.Arrays.equals(layout.strides(), StridedLayout.contiguous(shape).strides()));
+            DeviceTensor grad = ctx.input("gradOutput", StoredType.FLOAT, shape, () -> r.uniform(-2, 2));
+            DeviceTensor self = ctx.input("self", StoredType.FLOAT, shape, () -> r.oneIn(10) ? 0 : r.uniform(-3, 3));
+            DeviceTensor weight = ctx.input("weight", StoredType.FLOAT, new long[] {shape[1]}, () -> r.uniform(-1, 1));
+            DeviceTensor gradInput = ctx.output("gradInput", StoredType.FLOAT, layout);
+            DeviceTensor gradWeight = ctx.output("gradWeight", StoredType.FLOAT, new long[] {shape[1]});
+            Launch.run(ctx::describe, false,
+                    (ws, ex) -> Aclnn.preluBackwardGetWorkspaceSize(grad.tensor, self.tensor, weight.tensor,
+                            gradInput.tensor, gradWeight.tensor, ws, ex),
+                    Aclnn::preluBackward);
+            Reference.Expected[] expected = Reference.preluBackward(grad.arr(), self.arr(), weight.values());
+            Compare.check("gradInput", StoredType.FLOAT, expected[0], gradInput.readOutputBits(), ctx);
+            Compare.check("gradWeight", StoredType.FLOAT, expected[1], gradWeight.readOutputBits(), ctx);
+            return layout.describe();
+        }
+    }
+
     private static long[] singleWeightShape(CaseRandom r) {
         return switch (r.nextInt(3)) {
             case 0 -> new long[0];
