@@ -75,8 +75,9 @@ public interface DirectMath extends HalfChunkMath {
             long outAt, int n);
 
     /**
-     * FLOAT PReLU backward over {@code rows} whole rows of {@code channels} (channels-last memory,
-     * dense {@code x} and {@code g}): the gradient into {@code out[outAt, …)} and
+     * PReLU backward, FLOAT or BFLOAT16 (widened as a gathered row is), over {@code rows} whole rows
+     * of {@code channels} (channels-last memory, dense {@code x} and {@code g}): the gradient in fp32
+     * into {@code out[outAt, …)} and
      * {@code acc[c] += min(x, 0)·g} per channel in row order, as {@link BulkMath#preluChannelRows}
      * computes them from copies, so the same bits.
      */

@@ -42,7 +42,8 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
     private final boolean direct;
     /**
      * Whether rows of channels (channels innermost, a weight each) are read in place by
-     * {@link DirectMath#preluChannelRows}: dense FLOAT self and gradOutput, gradInput any layout.
+     * {@link DirectMath#preluChannelRows}: dense FLOAT or BFLOAT16 self and gradOutput, gradInput any
+     * layout.
      */
     private final boolean directChannels;
 
@@ -63,9 +64,11 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
                 && (dt == DType.FLOAT || DirectOperands.dense(gradInput, dt));
         direct = denseRows
                 && DirectOperands.supportedWithOwnHalfSums(Warmup.Family.PRELU_BACKWARD, dt);
+        DType in = self.dtype();
         directChannels = layout.inner == 1 && layout.weights > 1 && layout.channels <= Blocks.SIZE
-                && DirectOperands.dense(self, DType.FLOAT) && DirectOperands.dense(grad, DType.FLOAT)
-                && DirectOperands.supported(Warmup.Family.PRELU_BACKWARD, DType.FLOAT);
+                && (in == DType.FLOAT || in == DType.BF16)
+                && DirectOperands.dense(self, in) && DirectOperands.dense(grad, in)
+                && DirectOperands.supported(Warmup.Family.PRELU_BACKWARD, in);
     }
 
     /**
@@ -205,7 +208,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
         int step = Blocks.SIZE / channels * channels;
         for (long at = firstRow; at < endRow; at += step) {
             int len = (int) Math.min(step, endRow - at);
-            DirectOperands.math().preluChannelRows(DType.FLOAT, self.segment(), self.denseOffset(at), grad.segment(),
+            DirectOperands.math().preluChannelRows(self.dtype(), self.segment(), self.denseOffset(at), grad.segment(),
                     grad.denseOffset(at), len / channels, channels, w, acc, s.a, 0);
             gradInput.scatter(at, s.a, len);
         }

@@ -16,6 +16,9 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.ShortVector;
 
 /**
  * PReLU backward's Vector API loops for {@link VectorDirectMath}: the gradient and the sum of
@@ -38,9 +41,57 @@ final class PreluBackwardVectorLoops {
 
     static void channelRows(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, int rows, int channels,
             float[] w, double[] acc, float[] out, int outAt) {
-        if (dtype != DType.FLOAT) {
-            throw unsupported(dtype);
+        switch (dtype) {
+            case FLOAT -> channelRowsF32(x, xAt, g, gAt, rows, channels, w, acc, out, outAt);
+            case BF16 -> channelRowsBf16(x, xAt, g, gAt, rows, channels, w, acc, out, outAt);
+            default -> throw unsupported(dtype);
         }
+    }
+
+    /** The 16-bit lanes that widen to {@code FD}'s floats. */
+    private static final VectorSpecies<Short> SD = VectorSpecies.of(short.class,
+            VectorShape.forBitSize(FD.length() * Short.SIZE));
+    private static final VectorSpecies<Integer> ID = FD.withLanes(int.class);
+
+    /**
+     * {@link #channelRowsF32} over BFLOAT16 memory, each value widened as a gathered row widens it,
+     * so the same floats and the same operations on them.
+     */
+    private static void channelRowsBf16(MemorySegment x, long xAt, MemorySegment g, long gAt, int rows, int channels,
+            float[] w, double[] acc, float[] out, int outAt) {
+        x = (MemorySegment) NATIVE.cast(x);
+        g = (MemorySegment) NATIVE.cast(g);
+        int whole = FD.loopBound(channels);
+        long rowBytes = 2L * channels;
+        for (int r = 0; r < rows; r++) {
+            long xRow = xAt + r * rowBytes;
+            long gRow = gAt + r * rowBytes;
+            int outRow = outAt + r * channels;
+            int c = 0;
+            for (; c < whole; c += FD.length()) {
+                FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(SD, x, xRow + 2L * c, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, ID, 0)).lanewise(VectorOperators.LSHL, 16)
+                        .reinterpretAsFloats();
+                FloatVector gv = ((IntVector) ShortVector.fromMemorySegment(SD, g, gRow + 2L * c, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, ID, 0)).lanewise(VectorOperators.LSHL, 16)
+                        .reinterpretAsFloats();
+                DoubleVector xd = (DoubleVector) xv.min(0f).convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector gd = (DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0);
+                xd.fma(gd, DoubleVector.fromArray(D, acc, c)).intoArray(acc, c); // the product is exact
+                gv.mul(FloatVector.fromArray(FD, w, c)).blend(gv, xv.compare(VectorOperators.GT, 0f))
+                        .intoArray(out, outRow + c);
+            }
+            for (; c < channels; c++) { // the row's last channels, with the same operations
+                float xi = HalfFloats.fromBf16(x.get(ValueLayout.JAVA_SHORT_UNALIGNED, xRow + 2L * c));
+                float gi = HalfFloats.fromBf16(g.get(ValueLayout.JAVA_SHORT_UNALIGNED, gRow + 2L * c));
+                acc[c] += (double) Math.min(xi, 0f) * gi;
+                out[outRow + c] = xi > 0 ? gi : w[c] * gi;
+            }
+        }
+    }
+
+    private static void channelRowsF32(MemorySegment x, long xAt, MemorySegment g, long gAt, int rows, int channels,
+            float[] w, double[] acc, float[] out, int outAt) {
         x = (MemorySegment) NATIVE.cast(x);
         g = (MemorySegment) NATIVE.cast(g);
         int whole = FD.loopBound(channels);

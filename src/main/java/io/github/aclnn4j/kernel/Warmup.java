@@ -477,6 +477,7 @@ public final class Warmup {
             }
             direct.prelu(DType.FLOAT, x, 0, g, 0, 0.25f, out, 0, N);
             direct.preluChannelRows(DType.FLOAT, x, 0, g, 0, N / 64, 64, ones, channelsA, a, 0);
+            direct.preluChannelRows(DType.BF16, hx, 0, hg, 0, N / 64, 64, ones, channelsA, a, 0);
             for (DType half : HALVES) {
                 direct.prelu(half, hx, 0, hg, 0, 0.25f, out, 0, N);
             }

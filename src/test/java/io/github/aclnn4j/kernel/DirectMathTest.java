@@ -599,6 +599,18 @@ class DirectMathTest {
             assertArrayEquals(wantPreluSums, preluSums, "Σ min(a, 0)·b per channel");
             assertArrayEquals(java.util.Arrays.copyOf(wantGrads, positions * channels),
                     java.util.Arrays.copyOfRange(grads, 3, 3 + positions * channels), "PReLU gradient");
+            // BFLOAT16: the values as a gathered row widens them, the same operations on them
+            float[] ha = values(rng, DType.BF16, -2, 2);
+            float[] hb = values(rng, DType.BF16, -2, 2);
+            double[] halfSums = new double[channels];
+            double[] wantHalfSums = new double[channels];
+            math.preluChannelRows(DType.BF16, store(arena, DType.BF16, ha, 2), 2, store(arena, DType.BF16, hb, 6), 6,
+                    positions, channels, w, halfSums, grads, 3);
+            float[] wantHalfGrads = ha.clone();
+            rows.preluChannelRows(wantHalfGrads, hb, 0, positions * channels, w, channels, wantHalfSums);
+            assertArrayEquals(wantHalfSums, halfSums, "Σ min(a, 0)·b per channel, BFLOAT16");
+            assertArrayEquals(java.util.Arrays.copyOf(wantHalfGrads, positions * channels),
+                    java.util.Arrays.copyOfRange(grads, 3, 3 + positions * channels), "PReLU gradient, BFLOAT16");
             double[] squares = new double[channels];
             double[] wantSquares = new double[channels];
             math.channelSquaredDeviations(DType.FLOAT, as, 4, positions, channels, shift, squares);
