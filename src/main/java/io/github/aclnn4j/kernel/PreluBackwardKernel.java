@@ -16,7 +16,9 @@ import java.lang.foreign.ValueLayout;
  * one element (channels innermost, as the plan reads NHWC memory) run channel after channel.
  * Dense operands of one dtype run row by row (rows of at least {@link #MIN_DIRECT_ROW} elements),
  * their whole steps through {@link DirectMath} loops (without the Vector API, through rows cut at
- * the same place, so that the sums group alike); the rest is gathered into rows.
+ * the same place, so that the sums group alike), a FLOAT gradInput of another layout through a
+ * staged run; dense FLOAT or BFLOAT16 inputs with channels innermost are read in place whole rows of
+ * channels at a time; the rest is gathered into rows.
  */
 public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
     private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED;
@@ -180,7 +182,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
 
     /**
      * Rows of one element each (channels innermost): gathered a block at a time, channel after
-     * channel; with self and gradOutput dense FLOAT, read in place whole rows at a time
+     * channel; with self and gradOutput dense FLOAT or BFLOAT16, read in place whole rows at a time
      * ({@link #channelsInnermostInPlace}).
      */
     private void channelsInnermostRows(long firstRow, long endRow, Scratch s, float[] w, double[] acc) {
