@@ -77,9 +77,8 @@ public interface DirectMath extends HalfChunkMath {
     /**
      * PReLU backward, FLOAT or BFLOAT16 (widened as a gathered row is), over {@code rows} whole rows
      * of {@code channels} (channels-last memory, dense {@code x} and {@code g}): the gradient in fp32
-     * into {@code out[outAt, …)} and
-     * {@code acc[c] += min(x, 0)·g} per channel in row order, as {@link BulkMath#preluChannelRows}
-     * computes them from copies, so the same bits.
+     * into {@code out[outAt, …)} and {@code acc[c] += min(x, 0)·g} per channel in row order, as
+     * {@link BulkMath#preluChannelRows} computes them from copies, so the same bits.
      */
     void preluChannelRows(DType dtype, MemorySegment x, long xAt, MemorySegment g, long gAt, int rows, int channels,
             float[] w, double[] acc, float[] out, int outAt);

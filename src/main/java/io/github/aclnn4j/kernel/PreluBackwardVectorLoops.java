@@ -14,11 +14,11 @@ import java.util.Arrays;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorSpecies;
 import jdk.incubator.vector.VectorShape;
-import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * PReLU backward's Vector API loops for {@link VectorDirectMath}: the gradient and the sum of
@@ -26,6 +26,10 @@ import jdk.incubator.vector.ShortVector;
  */
 final class PreluBackwardVectorLoops {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    /** The 16-bit lanes that widen to {@code FD}'s floats, and the ints they widen through. */
+    private static final VectorSpecies<Short> SD = VectorSpecies.of(short.class,
+            VectorShape.forBitSize(FD.length() * Short.SIZE));
+    private static final VectorSpecies<Integer> ID = FD.withLanes(int.class);
 
     private PreluBackwardVectorLoops() {}
 
@@ -47,11 +51,6 @@ final class PreluBackwardVectorLoops {
             default -> throw unsupported(dtype);
         }
     }
-
-    /** The 16-bit lanes that widen to {@code FD}'s floats. */
-    private static final VectorSpecies<Short> SD = VectorSpecies.of(short.class,
-            VectorShape.forBitSize(FD.length() * Short.SIZE));
-    private static final VectorSpecies<Integer> ID = FD.withLanes(int.class);
 
     /**
      * {@link #channelRowsF32} over BFLOAT16 memory, each value widened as a gathered row widens it,

@@ -900,19 +900,19 @@ final class VectorBulkMath implements BulkMath {
         BlockTranspose.transposeInto(buf, at, rows, cols, cols, seg, off, colStride);
     }
 
-    /**
-     * The panel rounded to BFLOAT16 into {@link Scratch#halfRow}, as many of its columns at a time as
-     * fit there (the whole panel, as a rule), then transposed from there straight into memory in 8×8
-     * blocks of 16-bit registers ({@link BlockTranspose}): `bench ab`, Emerald Rapids, channels-last
-     * PReLU into NCHW 1.85 → 1.45 ms, its backward 3.12 → 2.75, where each float column was
-     * transposed through {@code columns}, then rounded and stored (rounding in the float registers
-     * before the store instead: slower, 1.73 → 1.85).
-     */
+    /** In 8×8 blocks of 16-bit registers, straight into memory ({@link BlockTranspose}). */
     @Override
     public void storeHalfPanel(short[] src, int rows, int cols, MemorySegment seg, long off, long colStride) {
         BlockTranspose.transposeInto(src, rows, cols, seg, off, colStride);
     }
 
+    /**
+     * The panel rounded to BFLOAT16 into {@link Scratch#halfRow}, as many of its columns at a time as
+     * fit there (the whole panel, as a rule), then stored from there by {@link #storeHalfPanel}:
+     * `bench ab`, Emerald Rapids, channels-last PReLU into NCHW 1.85 → 1.45 ms, its backward 3.12 →
+     * 2.75, where each float column was transposed through {@code columns}, then rounded and stored
+     * (rounding in the float registers before the store instead: slower, 1.73 → 1.85).
+     */
     @Override
     public void storeBf16Panel(float[] buf, int at, int rows, int cols, MemorySegment seg, long off, long colStride,
             float[] columns) {
@@ -931,7 +931,7 @@ final class VectorBulkMath implements BulkMath {
                     toBf16(buf, at + r * cols + c, halves, r * m, m);
                 }
             }
-            BlockTranspose.transposeInto(halves, rows, m, seg, off, colStride);
+            storeHalfPanel(halves, rows, m, seg, off, colStride);
         }
     }
 
