@@ -63,6 +63,56 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
         direct = directLayout && DirectOperands.supported(Warmup.Family.BCE_WITH_LOGITS, compute);
     }
 
+    /**
+     * The call over 16-bit self and target of which one or both lie transposed or channels-last and
+     * the rest dense: those copied into the workspace in row-major order ({@link RowMajorCopies}),
+     * then this kernel over the copies, where the direct loops take them; the same operations per
+     * element and the same order of the sums, so the same bits as the call on dense inputs. Null
+     * where that does not apply: other dtypes or layouts, weight or posWeight neither absent nor one
+     * value, out not dense (reduction none).
+     */
+    public static Staged staged(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
+            DType compute, int reduction, StridedView out, long[] shape) {
+        if (!DirectOperands.absentOrUniform(weight, compute) || !DirectOperands.absentOrUniform(posWeight, compute)
+                || (reduction == 0 && !DirectOperands.dense(out, compute))) {
+            return null;
+        }
+        RowMajorCopies copies = RowMajorCopies.of(compute, shape, reduction == 0 ? 0 : workspaceBytes(self.numel()),
+                self, target);
+        return copies == null ? null : new Staged(copies, weight, posWeight, compute, reduction, out);
+    }
+
+    /** {@link #staged}: the copies, then the call over them. */
+    public static final class Staged implements Kernel {
+        private final RowMajorCopies copies;
+        private final StridedView weight;
+        private final StridedView posWeight;
+        private final DType compute;
+        private final int reduction;
+        private final StridedView out;
+
+        private Staged(RowMajorCopies copies, StridedView weight, StridedView posWeight, DType compute, int reduction,
+                StridedView out) {
+            this.copies = copies;
+            this.weight = weight;
+            this.posWeight = posWeight;
+            this.compute = compute;
+            this.reduction = reduction;
+            this.out = out;
+        }
+
+        /** Bytes of workspace the call needs: the block sums (mean, sum), then the copies. */
+        public long workspaceBytes() {
+            return copies.endByte();
+        }
+
+        @Override
+        public void run(MemorySegment workspace) {
+            StridedView[] in = copies.run(workspace);
+            new BceWithLogitsKernel(in[0], in[1], weight, posWeight, compute, reduction, out).run(workspace);
+        }
+    }
+
     /** Workspace bytes for a reduction over {@code numel} elements: one double per block. */
     public static long workspaceBytes(long numel) {
         return Blocks.count(numel) * Double.BYTES;

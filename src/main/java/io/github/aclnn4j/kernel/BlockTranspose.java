@@ -177,6 +177,77 @@ final class BlockTranspose {
         }
     }
 
+    /**
+     * {@link #transposeInto} for 16-bit values from memory to memory: the {@code rows × cols} values
+     * at {@code src} from {@code srcOff}, rows {@code srcRowStride} bytes apart, and source column c
+     * becomes the run of {@code rows} values at {@code dstOff + c·dstColStride}. Read where they lie,
+     * 8 values of a row at once, instead of first copying each row's run into a panel (a copy of 128
+     * bytes costs about as much as the transposing store of its values).
+     */
+    static void transposeBetween(MemorySegment src, long srcOff, long srcRowStride, int rows, int cols,
+            MemorySegment dst, long dstOff, long dstColStride) {
+        int fullRows = rows - rows % B;
+        int fullCols = cols - cols % B;
+        for (int c = 0; c < fullCols; c += B) {
+            for (int r = 0; r < fullRows; r += B) {
+                blockBetween(src, srcOff + r * srcRowStride + 2L * c, srcRowStride, dst,
+                        dstOff + c * dstColStride + 2L * r, dstColStride);
+            }
+            for (int r = fullRows; r < rows; r++) {
+                for (int k = c; k < c + B; k++) {
+                    dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, dstOff + k * dstColStride + 2L * r,
+                            src.get(ValueLayout.JAVA_SHORT_UNALIGNED, srcOff + r * srcRowStride + 2L * k));
+                }
+            }
+        }
+        for (int c = fullCols; c < cols; c++) {
+            for (int r = 0; r < rows; r++) {
+                dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, dstOff + c * dstColStride + 2L * r,
+                        src.get(ValueLayout.JAVA_SHORT_UNALIGNED, srcOff + r * srcRowStride + 2L * c));
+            }
+        }
+    }
+
+    /**
+     * {@link #blockInto} for 16-bit values from memory: the same butterfly, kept apart from the
+     * array loads' so that each method's loads have one kind of source.
+     */
+    private static void blockBetween(MemorySegment src, long from, long rowStride, MemorySegment seg, long to,
+            long colStride) {
+        ShortVector r0 = ShortVector.fromMemorySegment(S8, src, from, VectorLanes.ORDER);
+        ShortVector r1 = ShortVector.fromMemorySegment(S8, src, from + rowStride, VectorLanes.ORDER);
+        ShortVector r2 = ShortVector.fromMemorySegment(S8, src, from + 2 * rowStride, VectorLanes.ORDER);
+        ShortVector r3 = ShortVector.fromMemorySegment(S8, src, from + 3 * rowStride, VectorLanes.ORDER);
+        ShortVector r4 = ShortVector.fromMemorySegment(S8, src, from + 4 * rowStride, VectorLanes.ORDER);
+        ShortVector r5 = ShortVector.fromMemorySegment(S8, src, from + 5 * rowStride, VectorLanes.ORDER);
+        ShortVector r6 = ShortVector.fromMemorySegment(S8, src, from + 6 * rowStride, VectorLanes.ORDER);
+        ShortVector r7 = ShortVector.fromMemorySegment(S8, src, from + 7 * rowStride, VectorLanes.ORDER);
+        ShortVector a0 = r0.blend(r4.rearrange(SWAP4_S), HIGH4_S);
+        ShortVector a4 = r0.rearrange(SWAP4_S).blend(r4, HIGH4_S);
+        ShortVector a1 = r1.blend(r5.rearrange(SWAP4_S), HIGH4_S);
+        ShortVector a5 = r1.rearrange(SWAP4_S).blend(r5, HIGH4_S);
+        ShortVector a2 = r2.blend(r6.rearrange(SWAP4_S), HIGH4_S);
+        ShortVector a6 = r2.rearrange(SWAP4_S).blend(r6, HIGH4_S);
+        ShortVector a3 = r3.blend(r7.rearrange(SWAP4_S), HIGH4_S);
+        ShortVector a7 = r3.rearrange(SWAP4_S).blend(r7, HIGH4_S);
+        ShortVector b0 = a0.blend(a2.rearrange(SWAP2_S), HIGH2_S);
+        ShortVector b2 = a0.rearrange(SWAP2_S).blend(a2, HIGH2_S);
+        ShortVector b1 = a1.blend(a3.rearrange(SWAP2_S), HIGH2_S);
+        ShortVector b3 = a1.rearrange(SWAP2_S).blend(a3, HIGH2_S);
+        ShortVector b4 = a4.blend(a6.rearrange(SWAP2_S), HIGH2_S);
+        ShortVector b6 = a4.rearrange(SWAP2_S).blend(a6, HIGH2_S);
+        ShortVector b5 = a5.blend(a7.rearrange(SWAP2_S), HIGH2_S);
+        ShortVector b7 = a5.rearrange(SWAP2_S).blend(a7, HIGH2_S);
+        b0.blend(b1.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to, VectorLanes.ORDER);
+        b0.rearrange(SWAP1_S).blend(b1, HIGH1_S).intoMemorySegment(seg, to + colStride, VectorLanes.ORDER);
+        b2.blend(b3.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to + 2 * colStride, VectorLanes.ORDER);
+        b2.rearrange(SWAP1_S).blend(b3, HIGH1_S).intoMemorySegment(seg, to + 3 * colStride, VectorLanes.ORDER);
+        b4.blend(b5.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to + 4 * colStride, VectorLanes.ORDER);
+        b4.rearrange(SWAP1_S).blend(b5, HIGH1_S).intoMemorySegment(seg, to + 5 * colStride, VectorLanes.ORDER);
+        b6.blend(b7.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to + 6 * colStride, VectorLanes.ORDER);
+        b6.rearrange(SWAP1_S).blend(b7, HIGH1_S).intoMemorySegment(seg, to + 7 * colStride, VectorLanes.ORDER);
+    }
+
     /** {@link #blockInto} for an 8×8 block of 16-bit values, in 128-bit registers. */
     private static void blockInto(short[] src, int from, int rowStride, MemorySegment seg, long to, long colStride) {
         ShortVector r0 = ShortVector.fromArray(S8, src, from);

@@ -247,6 +247,22 @@ public interface BulkMath {
     }
 
     /**
+     * Copies 16-bit values transposed, unchanged, from memory to memory: the {@code rows × cols}
+     * values at {@code src} from {@code srcOff}, rows {@code srcRowStride} bytes apart and 2 bytes
+     * between columns; column j lands at {@code dst} from {@code dstOff + j·dstColStride}, 2 bytes
+     * apart.
+     */
+    default void transposeHalves(MemorySegment src, long srcOff, long srcRowStride, int rows, int cols,
+            MemorySegment dst, long dstOff, long dstColStride) {
+        for (int j = 0; j < cols; j++) {
+            for (int i = 0; i < rows; i++) {
+                dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, dstOff + j * dstColStride + 2L * i,
+                        src.get(ValueLayout.JAVA_SHORT_UNALIGNED, srcOff + i * srcRowStride + 2L * j));
+            }
+        }
+    }
+
+    /**
      * Stores a panel of 16-bit values transposed, unchanged: column j of the {@code rows × cols}
      * row-major panel {@code src} to {@code seg} from {@code off + j·colStride}, 2 bytes apart.
      */

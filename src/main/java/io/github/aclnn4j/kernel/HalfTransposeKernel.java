@@ -1,56 +1,67 @@
 package io.github.aclnn4j.kernel;
 
 import io.github.aclnn4j.tensor.DType;
+import io.github.aclnn4j.tensor.Shapes;
 import java.lang.foreign.MemorySegment;
 
 /**
  * 16-bit values of channels-last memory ({@code [N, P, C]}: P positions of C channels per sample)
- * copied unchanged into a dense channels-first output ({@code [N, C, P]}), a panel of positions at a
- * time: read as one run, stored transposed by {@link BulkMath#storeHalfPanel}. The first half of an
- * element-wise call whose 16-bit input is channels-last and whose output is contiguous: the call
- * then runs over the output in place, where it is dense, and rounds each element as before. Moving
- * raw 16-bit values leaves out the conversions to float and back that the tiled path pays around
- * its transposing stores (BFLOAT16 PReLU 16×64×64×64: see {@code docs/performance-usage.md}).
+ * copied unchanged into a dense channels-first destination ({@code [N, C, P]}), a panel of positions
+ * at a time: read where they lie and stored transposed by {@link BulkMath#transposeHalves}. A transposed matrix
+ * is the same copy ({@code [N, K, R]} memory of an {@code [N, R, K]} view: K positions of R
+ * channels). The first half of an element-wise call whose 16-bit inputs lie in such an order: the
+ * call then runs where they are dense (the output in place, or copies in the workspace), and rounds
+ * each element as before. Moving raw 16-bit values leaves out the conversions to float and back that
+ * the tiled path pays around its transposing stores (see {@code docs/performance-usage.md}).
  */
 public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
     /** Positions per panel at least: the transposing stores' blocks are 8 × 8. */
     private static final int MIN_ROWS = 8;
+    /**
+     * Channels per panel at most: with 64 positions, a panel then reads and writes runs of 128
+     * bytes, whole cache lines, on both sides.
+     */
+    private static final int MAX_CHANNELS = 64;
 
     private final MemorySegment src;
     private final long srcAt;
+    /** The destination; null for the workspace of the call. */
     private final MemorySegment dst;
     private final long dstAt;
     private final long positions;
     private final long channels;
-    /** Positions per panel: as many as fill {@link Scratch#halfRow}, a multiple of 8. */
+    /** Channels per panel: all of them, or {@link #MAX_CHANNELS} at a time. */
+    private final int chunk;
+    private final long chunksPerPanelRow;
+    /** Positions per panel: {@link Blocks#SIZE} values with {@link #chunk} channels, a multiple of 8. */
     private final int rows;
     private final long panelsPerSample;
     private final long tasks;
 
-    private HalfTransposeKernel(StridedView src, StridedView dst, long samples, long positions, long channels) {
-        this.src = src.segment();
-        this.srcAt = src.denseOffset(0);
-        this.dst = dst.segment();
-        this.dstAt = dst.denseOffset(0);
+    private HalfTransposeKernel(MemorySegment src, long srcAt, MemorySegment dst, long dstAt, long samples,
+            long positions, long channels) {
+        this.src = src;
+        this.srcAt = srcAt;
+        this.dst = dst;
+        this.dstAt = dstAt;
         this.positions = positions;
         this.channels = channels;
-        this.rows = (int) (Blocks.SIZE / channels / MIN_ROWS * MIN_ROWS);
+        this.chunk = (int) Math.min(channels, MAX_CHANNELS);
+        this.chunksPerPanelRow = (channels + chunk - 1) / chunk;
+        this.rows = Blocks.SIZE / chunk / MIN_ROWS * MIN_ROWS;
         this.panelsPerSample = (positions + rows - 1) / rows;
-        this.tasks = samples * panelsPerSample;
+        this.tasks = samples * panelsPerSample * chunksPerPanelRow;
     }
 
     /**
      * The kernel that copies {@code src}, a dense view in channels-last memory order
      * ({@code [N, P..., C]}), into {@code dst}, the dense channels-first view of the same logical
-     * shape; or null where it does not apply: other dtypes, non-dense or heap views, channels too
-     * many for a panel of 8 positions, or memory the two share.
+     * shape; or null where it does not apply: other dtypes, non-dense or heap views, or memory the
+     * two share.
      */
     public static HalfTransposeKernel of(StridedView src, StridedView dst, long samples, long positions,
             long channels) {
-        DType dt = dst.dtype();
-        boolean half = dt == DType.BF16 || dt == DType.FLOAT16;
-        if (!half || src.dtype() != dt || channels < 2 || channels * MIN_ROWS > Blocks.SIZE
-                || !src.isDense() || !dst.isDense() || !src.segment().isNative() || !dst.segment().isNative()) {
+        if (!applies(src, dst.dtype(), channels) || !dst.isDense() || !dst.segment().isNative()) {
             return null;
         }
         long bytes = 2 * samples * positions * channels;
@@ -59,23 +70,74 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
         if (a < b + bytes && b < a + bytes) {
             return null;
         }
-        return new HalfTransposeKernel(src, dst, samples, positions, channels);
+        return new HalfTransposeKernel(src.segment(), src.denseOffset(0), dst.segment(), dst.denseOffset(0), samples,
+                positions, channels);
+    }
+
+    /**
+     * As {@link #of}, into the call's workspace from byte {@code workspaceAt} (2 bytes an element);
+     * null where it does not apply.
+     */
+    public static HalfTransposeKernel intoWorkspace(StridedView src, long workspaceAt, long samples, long positions,
+            long channels) {
+        return applies(src, src.dtype(), channels)
+                ? new HalfTransposeKernel(src.segment(), src.denseOffset(0), null, workspaceAt, samples, positions,
+                        channels)
+                : null;
+    }
+
+    /**
+     * A copy of {@code view} (of logical {@code shape}) into the workspace from byte
+     * {@code workspaceAt}, row-major, where the view's memory order is the logical one with one
+     * dimension moved innermost: the last two swapped (a transposed matrix), or the channels
+     * (dimension 1) of a view of rank 4 or more (channels-last); null otherwise.
+     */
+    public static HalfTransposeKernel rowMajorIntoWorkspace(StridedView view, long[] shape, long workspaceAt) {
+        int rank = shape.length;
+        if (rank < 2 || Shapes.numel(shape) == 0) {
+            return null;
+        }
+        int[] swapped = new int[rank];
+        for (int d = 0; d < rank; d++) {
+            swapped[d] = d;
+        }
+        swapped[rank - 2] = rank - 1;
+        swapped[rank - 1] = rank - 2;
+        StridedView memoryOrder = view.permute(swapped);
+        if (memoryOrder.isDense()) {
+            return intoWorkspace(memoryOrder, workspaceAt, Shapes.numel(shape) / (shape[rank - 2] * shape[rank - 1]),
+                    shape[rank - 1], shape[rank - 2]);
+        }
+        if (rank >= 4) {
+            memoryOrder = view.permute(Shapes.channelsLastOrder(rank));
+            if (memoryOrder.isDense()) {
+                return intoWorkspace(memoryOrder, workspaceAt, shape[0], Shapes.numel(shape) / (shape[0] * shape[1]),
+                        shape[1]);
+            }
+        }
+        return null;
+    }
+
+    private static boolean applies(StridedView src, DType dt, long channels) {
+        return (dt == DType.BF16 || dt == DType.FLOAT16) && src.dtype() == dt && channels >= 2 && src.isDense()
+                && src.segment().isNative();
     }
 
     @Override
     public void run(MemorySegment workspace) {
-        Parallel.forEach(tasks, rows * channels, this, workspace);
+        Parallel.forEach(tasks, (long) rows * chunk, this, workspace);
     }
 
-    /** One panel: positions {@code [p0, p0 + rows)} of one sample. */
+    /** One panel: positions {@code [p0, p0 + rows)} of one sample, channels {@code [c0, c0 + chunk)}. */
     @Override
     public void task(long task, MemorySegment workspace) {
-        long n = task / panelsPerSample;
-        long p0 = task % panelsPerSample * rows;
+        long c0 = task % chunksPerPanelRow * chunk;
+        long panel = task / chunksPerPanelRow;
+        long n = panel / panelsPerSample;
+        long p0 = panel % panelsPerSample * rows;
         int m = (int) Math.min(rows, positions - p0);
-        short[] panel = Scratch.get().halfRow;
-        ArrayCopies.load(src, srcAt + 2 * (n * positions + p0) * channels, panel, 0, m * (int) channels);
-        BulkMath.forLayouts().storeHalfPanel(panel, m, (int) channels, dst, dstAt + 2 * (n * channels * positions + p0),
-                2 * positions);
+        int cs = (int) Math.min(chunk, channels - c0);
+        BulkMath.forLayouts().transposeHalves(src, srcAt + 2 * ((n * positions + p0) * channels + c0), 2 * channels, m,
+                cs, dst == null ? workspace : dst, dstAt + 2 * ((n * channels + c0) * positions + p0), 2 * positions);
     }
 }

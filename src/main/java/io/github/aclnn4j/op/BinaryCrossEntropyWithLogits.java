@@ -63,6 +63,10 @@ public final class BinaryCrossEntropyWithLogits {
         StridedView w = weight == null ? null : check.view("weightOptional", weight, shape);
         StridedView pw = posWeight == null ? null : check.view("posWeightOptional", posWeight, shape);
         StridedView o = check.view("out", out);
+        BceWithLogitsKernel.Staged staged = BceWithLogitsKernel.staged(x, y, w, pw, compute, mode, o, shape);
+        if (staged != null) {
+            return check.plan(staged.workspaceBytes(), self.numel(), staged);
+        }
         if (mode == 0) { // element-wise
             StridedView[][] pieces = Tiling.pieces(shape, x, y, w, pw, o);
             Kernel[] kernels = new Kernel[pieces.length];

@@ -57,6 +57,71 @@ public final class BinaryCrossEntropyWithLogitsCase {
         }
     }
 
+    /**
+     * A random case of 16-bit self and target, each contiguous, transposed (its last two dimensions
+     * swapped in memory) or channels-last, of rank 2 to 4, with up to 700 rows or channels: the calls
+     * that copy their transposed inputs into the workspace first, and some just outside that path
+     * (mixed dtypes, a dense weight, a transposed out). Checked against the reference, and bit for bit
+     * against the same call on contiguous copies of its inputs.
+     */
+    public static long[][] runHalfLayouts(long seed) {
+        try (CaseContext ctx = new CaseContext("aclnnBinaryCrossEntropyWithLogits", seed, false)) {
+            CaseRandom r = ctx.random;
+            int rank = 2 + r.nextInt(3);
+            long[] shape = new long[rank];
+            for (int d = 0; d < rank; d++) {
+                shape[d] = d < rank - 2 ? 1 + r.nextInt(3) : r.oneIn(4) ? 1 + r.nextInt(700) : 1 + r.nextInt(90);
+            }
+            int reduction = r.nextInt(3);
+            StoredType selfType = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
+            StoredType targetType = r.oneIn(8) ? r.floatType() : selfType;
+            boolean weighted = r.oneIn(3);
+            boolean posWeighted = r.oneIn(3);
+            ctx.note("reduction", reduction);
+            long[] outShape = reduction == Reference.NONE ? shape : r.oneElementShape();
+            StridedLayout selfLayout = r.contiguousOrPermuted(shape);
+            StridedLayout targetLayout = r.contiguousOrPermuted(shape);
+            StridedLayout outLayout = reduction == Reference.NONE && r.oneIn(6) ? StridedLayout.transposed(shape)
+                    : StridedLayout.contiguous(outShape);
+            StoredType computeType = StoredType.promote(selfType, targetType);
+
+            DeviceTensor self = ctx.input("self", selfType, selfLayout, () -> logit(r));
+            DeviceTensor target = ctx.input("target", targetType, targetLayout,
+                    () -> r.oneIn(3) ? r.nextInt(2) : r.uniform(0, 1));
+            DeviceTensor weight = weighted ? ctx.input("weight", r.oneIn(4) ? r.floatType() : computeType,
+                    r.oneIn(4) ? shape : new long[] {1}, () -> r.uniform(0, 2)) : null;
+            DeviceTensor posWeight = posWeighted ? ctx.input("posWeight", r.oneIn(4) ? r.floatType() : computeType,
+                    r.oneIn(4) ? new long[0] : new long[] {1}, () -> r.uniform(0, 3)) : null;
+            DeviceTensor out = ctx.output("out", targetType, outLayout);
+            long[] outBits = call(ctx, self, target, weight, posWeight, reduction, out);
+
+            Reference.Expected expected = Reference.binaryCrossEntropyWithLogits(self.arr(), target.arr(),
+                    weighted ? weight.arr() : null, posWeighted ? posWeight.arr() : null, reduction, computeType);
+            Compare.check("out", targetType, expected, outBits, ctx);
+            self.assertUntouched();
+            target.assertUntouched();
+
+            DeviceTensor denseSelf = ctx.input("contiguous self", selfType, StridedLayout.contiguous(shape),
+                    self.replay());
+            DeviceTensor denseTarget = ctx.input("contiguous target", targetType, StridedLayout.contiguous(shape),
+                    target.replay());
+            DeviceTensor denseOut = ctx.output("contiguous out", targetType, StridedLayout.contiguous(outShape));
+            long[] denseBits = call(ctx, denseSelf, denseTarget, weight, posWeight, reduction, denseOut);
+            Compare.sameBits("out", outBits, denseBits, "the same call on contiguous inputs", ctx);
+            return new long[][] {outBits};
+        }
+    }
+
+    private static long[] call(CaseContext ctx, DeviceTensor self, DeviceTensor target, DeviceTensor weight,
+            DeviceTensor posWeight, int reduction, DeviceTensor out) {
+        Launch.run(ctx::describe, ctx.random.oneIn(4),
+                (ws, ex) -> Aclnn.binaryCrossEntropyWithLogitsGetWorkspaceSize(self.tensor, target.tensor,
+                        weight == null ? null : weight.tensor, posWeight == null ? null : posWeight.tensor, reduction,
+                        out.tensor, ws, ex),
+                Aclnn::binaryCrossEntropyWithLogits);
+        return out.readOutputBits();
+    }
+
     /** Mostly in [-20, 20], sometimes ±100 (where a naive log(1 + exp(x)) overflows). */
     private static double logit(CaseRandom r) {
         return r.oneIn(20) ? (r.nextBoolean() ? 100 : -100) : r.uniform(-20, 20);

@@ -22,4 +22,15 @@ class BinaryCrossEntropyWithLogitsRandomTest {
     void matchesReference(long seed) {
         BinaryCrossEntropyWithLogitsCase.run(seed, RandomCases.MAX_NUMEL);
     }
+
+    static LongStream halfLayoutSeeds() {
+        return LongStream.range(0, 150).map(i -> 0x3100_0000L + i);
+    }
+
+    /** 16-bit transposed and channels-last inputs: the calls that copy them into the workspace first. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("halfLayoutSeeds")
+    void halfLayoutsMatchReferenceAndContiguousCall(long seed) {
+        BinaryCrossEntropyWithLogitsCase.runHalfLayouts(seed);
+    }
 }

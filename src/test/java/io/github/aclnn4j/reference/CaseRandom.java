@@ -109,4 +109,13 @@ public final class CaseRandom {
     public long[] oneElementShape() {
         return rng.nextBoolean() ? new long[0] : new long[] {1};
     }
+
+    /** Contiguous, transposed (the last two dimensions swapped in memory) or, from rank 4, channels-last. */
+    public StridedLayout contiguousOrPermuted(long[] shape) {
+        return switch (nextInt(shape.length >= 4 ? 3 : 2)) {
+            case 0 -> StridedLayout.contiguous(shape);
+            case 1 -> StridedLayout.transposed(shape);
+            default -> StridedLayout.channelsLast(shape);
+        };
+    }
 }

@@ -7,6 +7,16 @@ public final class Compare {
     /** Slack for fp32 intermediates that fall into the subnormal range. */
     private static final double ABSOLUTE_SLACK = 0x1p-120;
 
+    /** Every element of {@code output} has the bits {@code what} gave ({@code expectedBits}). */
+    public static void sameBits(String output, long[] actualBits, long[] expectedBits, String what, CaseContext ctx) {
+        for (int i = 0; i < actualBits.length; i++) {
+            if (actualBits[i] != expectedBits[i]) {
+                throw new AssertionError(output + "[" + i + "] has bits 0x" + Long.toHexString(actualBits[i]) + " where "
+                        + what + " gives 0x" + Long.toHexString(expectedBits[i]) + "\n" + ctx.describe());
+            }
+        }
+    }
+
     /**
      * Every element of {@code actualBits} (stored as {@code type}) must be what a correct fp32
      * computation could give once rounded to {@code type}: within [round(r − bound), round(r + bound)]

@@ -93,6 +93,13 @@ public final class DeviceTensor implements AutoCloseable {
     }
 
     /** The view's values with its shape, as the reference takes them. */
+    /** Its values in row-major order, one per call: for a tensor of another layout with the same values. */
+    public java.util.function.DoubleSupplier replay() {
+        double[] v = values();
+        int[] next = {0};
+        return () -> v[next[0]++];
+    }
+
     public Reference.Arr arr() {
         return new Reference.Arr(layout.shape(), values());
     }

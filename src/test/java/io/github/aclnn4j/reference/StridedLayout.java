@@ -65,6 +65,19 @@ public record StridedLayout(long[] shape, long[] strides, boolean nullStrides, l
         return new StridedLayout(shape.clone(), strides, false, 0, 0, Shapes.numel(shape), AclFormat.ACL_FORMAT_NHWC);
     }
 
+    /** The view of a row-major allocation whose last two dimensions are swapped (a transposed matrix). */
+    public static StridedLayout transposed(long[] shape) {
+        int rank = shape.length;
+        long[] memory = shape.clone();
+        memory[rank - 2] = shape[rank - 1];
+        memory[rank - 1] = shape[rank - 2];
+        long[] strides = Shapes.contiguousStrides(memory);
+        long swap = strides[rank - 2];
+        strides[rank - 2] = strides[rank - 1];
+        strides[rank - 1] = swap;
+        return new StridedLayout(shape.clone(), strides, false, 0, 0, Shapes.numel(shape), AclFormat.ACL_FORMAT_ND);
+    }
+
     /**
      * A random legal layout: permuted dimension order, padded (step > 1) strides, arbitrary strides
      * for size-1 dimensions, an element offset, a pointer into the middle of the allocation, spare
