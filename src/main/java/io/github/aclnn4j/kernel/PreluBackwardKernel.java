@@ -74,6 +74,54 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
     }
 
     /**
+     * The call over 16-bit self and gradOutput of which one or both lie transposed or channels-last,
+     * into a dense gradInput: those copied into the workspace in row-major order
+     * ({@link RowMajorCopies}), then this kernel over the copies, whose rows the direct loops take;
+     * the same bits as the call on dense inputs. Null where that does not apply: other dtypes or
+     * layouts, gradInput not dense, rows shorter than {@link #MIN_DIRECT_ROW}.
+     *
+     * @param layout the layout of the call on dense inputs: {@code [outer][channels][inner]}
+     */
+    public static Staged staged(StridedView grad, StridedView self, StridedView weight, StridedView gradInput,
+            StridedView gradWeight, long[] shape, Layout layout) {
+        DType dt = gradInput.dtype();
+        if (layout.inner < MIN_DIRECT_ROW || !DirectOperands.dense(gradInput, dt)) {
+            return null;
+        }
+        RowMajorCopies copies = RowMajorCopies.of(dt, shape, layout.workspaceBytes(), grad, self);
+        return copies == null ? null : new Staged(copies, weight, gradInput, gradWeight, layout);
+    }
+
+    /** {@link #staged}: the copies, then the call over them. */
+    public static final class Staged implements Kernel {
+        private final RowMajorCopies copies;
+        private final StridedView weight;
+        private final StridedView gradInput;
+        private final StridedView gradWeight;
+        private final Layout layout;
+
+        private Staged(RowMajorCopies copies, StridedView weight, StridedView gradInput, StridedView gradWeight,
+                Layout layout) {
+            this.copies = copies;
+            this.weight = weight;
+            this.gradInput = gradInput;
+            this.gradWeight = gradWeight;
+            this.layout = layout;
+        }
+
+        /** Bytes of workspace the call needs: the task sums, then the copies. */
+        public long workspaceBytes() {
+            return copies.endByte();
+        }
+
+        @Override
+        public void run(MemorySegment workspace) {
+            StridedView[] in = copies.run(workspace);
+            new PreluBackwardKernel(in[0], in[1], weight, gradInput, gradWeight, layout).run(workspace);
+        }
+    }
+
+    /**
      * The task layout of a shape, made by phase 1 (see the class comment).
      *
      * @param outer product of the dimensions before the channel dimension

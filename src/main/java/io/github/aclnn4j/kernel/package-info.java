@@ -25,7 +25,9 @@
  *     ({@link io.github.aclnn4j.kernel.BulkMath#storePanel});
  *     a 16-bit channels-last PReLU input bound for a contiguous output of its dtype is instead copied
  *     there raw ({@link io.github.aclnn4j.kernel.HalfTransposeKernel}) and computed over in place,
- *     dense, which spares the conversions around the transposing stores;
+ *     dense, which spares the conversions around the transposing stores, and the 16-bit transposed
+ *     or channels-last inputs of BCE with logits and PReLU backward are copied raw into the
+ *     workspace in row-major order ({@code RowMajorCopies}), where the direct loops read them;
  *     GroupNorm and its backward read NHWC memory a sample at a time as rows of C channels
  *     ({@code GroupNormChannelsLastKernel}, {@code GroupNormBackwardChannelsLastKernel}), with
  *     per-channel sums vectorised across channels: in place when the sample and its output are

@@ -61,6 +61,11 @@ public final class PreluBackward {
         StridedView gi = check.view("gradInput", gradInput);
         long outer = self.rank() >= 2 ? self.dim(0) : 1;
         long inner = self.numel() / (outer * channels);
+        PreluBackwardKernel.Layout rows = PreluBackwardKernel.Layout.of(outer, channels, inner, weights);
+        PreluBackwardKernel.Staged staged = PreluBackwardKernel.staged(g, x, w, gi, gw, shape, rows);
+        if (staged != null) {
+            return check.plan(staged.workspaceBytes(), self.numel(), staged);
+        }
         if (self.rank() >= 3 && channels > 1 && x.innermostDimension() == 1) {
             // NCHW views of NHWC memory: read as [N, H, W, C], channels innermost, as memory lies
             int[] order = Shapes.channelsLastOrder(self.rank());

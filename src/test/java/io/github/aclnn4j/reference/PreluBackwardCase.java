@@ -74,6 +74,67 @@ public final class PreluBackwardCase {
         }
     }
 
+    /**
+     * 16-bit self and gradOutput, each contiguous, transposed or (rank 4) channels-last, of rank 3 or
+     * 4 with rows of up to 300 and up to 100 channels: the calls that copy their permuted inputs into
+     * the workspace first, and some just outside that path (a broadcast gradOutput, a channels-last
+     * gradInput, short rows). Checked against the reference, and bit for bit against the same call
+     * on contiguous copies of its inputs.
+     */
+    public static long[][] runHalfLayouts(long seed) {
+        try (CaseContext ctx = new CaseContext("aclnnPreluBackward", seed, false)) {
+            CaseRandom r = ctx.random;
+            int rank = 3 + r.nextInt(2);
+            long[] shape = new long[rank];
+            shape[0] = 1 + r.nextInt(3);
+            shape[1] = r.oneIn(3) ? 1 + r.nextInt(100) : 2 + r.nextInt(20);
+            for (int d = 2; d < rank; d++) {
+                shape[d] = d == rank - 1 ? (r.oneIn(5) ? 1 + r.nextInt(63) : 64 + r.nextInt(240)) : 1 + r.nextInt(3);
+            }
+            StoredType type = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
+            boolean perChannel = !r.oneIn(4);
+            long[] weightShape = perChannel ? new long[] {shape[1]} : singleWeightShape(r);
+            long[] gradWeightShape = perChannel ? new long[] {shape[1]} : weightShape;
+
+            DeviceTensor grad = r.oneIn(8)
+                    ? ctx.input("gradOutput", type, r.broadcastableTo(shape), () -> r.uniform(-2, 2))
+                    : ctx.input("gradOutput", type, r.contiguousOrPermuted(shape), () -> r.uniform(-2, 2));
+            DeviceTensor self = ctx.input("self", type, r.contiguousOrPermuted(shape),
+                    () -> r.oneIn(10) ? 0 : r.uniform(-3, 3));
+            DeviceTensor weight = ctx.input("weight", type, weightShape, () -> r.uniform(-1, 1));
+            StridedLayout gradInputLayout = rank == 4 && r.oneIn(6) ? StridedLayout.channelsLast(shape)
+                    : StridedLayout.contiguous(shape);
+            long[][] bits = call(ctx, grad, self, weight, ctx.output("gradInput", type, gradInputLayout),
+                    ctx.output("gradWeight", type, gradWeightShape));
+
+            Reference.Expected[] expected = Reference.preluBackward(grad.arr(), self.arr(), weight.values());
+            Compare.check("gradInput", type, expected[0], bits[0], ctx);
+            Compare.check("gradWeight", type, expected[1], bits[1], ctx);
+            grad.assertUntouched();
+            self.assertUntouched();
+
+            long[] gradShape = grad.arr().shape();
+            DeviceTensor denseGrad = ctx.input("contiguous gradOutput", type, StridedLayout.contiguous(gradShape),
+                    grad.replay());
+            DeviceTensor denseSelf = ctx.input("contiguous self", type, StridedLayout.contiguous(shape), self.replay());
+            long[][] denseBits = call(ctx, denseGrad, denseSelf, weight,
+                    ctx.output("contiguous gradInput", type, StridedLayout.contiguous(shape)),
+                    ctx.output("contiguous gradWeight", type, gradWeightShape));
+            Compare.sameBits("gradInput", bits[0], denseBits[0], "the same call on contiguous inputs", ctx);
+            Compare.sameBits("gradWeight", bits[1], denseBits[1], "the same call on contiguous inputs", ctx);
+            return bits;
+        }
+    }
+
+    private static long[][] call(CaseContext ctx, DeviceTensor grad, DeviceTensor self, DeviceTensor weight,
+            DeviceTensor gradInput, DeviceTensor gradWeight) {
+        Launch.run(ctx::describe, ctx.random.oneIn(4),
+                (ws, ex) -> Aclnn.preluBackwardGetWorkspaceSize(grad.tensor, self.tensor, weight.tensor,
+                        gradInput.tensor, gradWeight.tensor, ws, ex),
+                Aclnn::preluBackward);
+        return new long[][] {gradInput.readOutputBits(), gradWeight.readOutputBits()};
+    }
+
     private static long[] singleWeightShape(CaseRandom r) {
         return switch (r.nextInt(3)) {
             case 0 -> new long[0];

@@ -22,4 +22,15 @@ class PreluBackwardRandomTest {
     void matchesReference(long seed) {
         PreluBackwardCase.run(seed, RandomCases.MAX_NUMEL);
     }
+
+    static LongStream halfLayoutSeeds() {
+        return LongStream.range(0, 120).map(i -> 0x2100_0000L + i);
+    }
+
+    /** 16-bit permuted self and gradOutput: the calls that copy them into the workspace first. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("halfLayoutSeeds")
+    void halfLayoutsMatchReferenceAndContiguousCall(long seed) {
+        PreluBackwardCase.runHalfLayouts(seed);
+    }
 }
