@@ -47,7 +47,13 @@ final class Workload implements AutoCloseable {
      * last (the {@code [N, C, inner]} tensors of PReLU and GroupNorm, inputs and outputs, with C
      * innermost in memory, the others contiguous).
      */
-    enum Layout { DENSE, STRIDED, CHANNELS_LAST }
+    /**
+     * DENSE: contiguous; STRIDED: see {@link #put}; CHANNELS_LAST: rank-3 tensors with dimension 1
+     * innermost; TRANSPOSED_INPUTS: inputs of rank 2 or more with their last two dimensions swapped
+     * in memory, outputs contiguous, no weights (the 16-bit calls that copy their inputs into the
+     * workspace first).
+     */
+    enum Layout { DENSE, STRIDED, CHANNELS_LAST, TRANSPOSED_INPUTS }
 
     /** Every operator × dtype × layout (channels last where the operator has channels) × reduction. */
     static List<Case> everyCase() {
@@ -60,6 +66,10 @@ final class Workload implements AutoCloseable {
             for (int dtype : FLOAT_TYPES) {
                 for (Layout layout : Layout.values()) {
                     if (layout == Layout.CHANNELS_LAST && !channels) {
+                        continue;
+                    }
+                    if (layout == Layout.TRANSPOSED_INPUTS
+                            && op != Op.BCE_WITH_LOGITS && op != Op.PRELU_BACKWARD && op != Op.PRELU) {
                         continue;
                     }
                     for (long seed = 0; seed < (reduces ? 3 : 1); seed++) { // the seed picks the reduction
@@ -84,6 +94,8 @@ final class Workload implements AutoCloseable {
     private long workspaceBytes;
     /** {@link Layout#CHANNELS_LAST}: {@link #put} lays rank-3 tensors out with dimension 1 innermost. */
     private final boolean channelsLast;
+    /** {@link Layout#TRANSPOSED_INPUTS}: {@link #put} swaps the last two dimensions of inputs in memory. */
+    private final boolean transposedInputs;
 
     /**
      * A call of {@code op} on about {@code elements} elements of {@code dtype}, its inputs drawn
@@ -99,6 +111,7 @@ final class Workload implements AutoCloseable {
         TestDevice.init();
         this.op = op;
         this.channelsLast = layout == Layout.CHANNELS_LAST;
+        this.transposedInputs = layout == Layout.TRANSPOSED_INPUTS;
         boolean strided = layout == Layout.STRIDED;
         this.description = op + " dtype " + dtype + " ~" + elements + " elements seed " + seed
                 + (layout == Layout.DENSE ? "" : " " + layout.name().toLowerCase(java.util.Locale.ROOT));
@@ -162,8 +175,10 @@ final class Workload implements AutoCloseable {
                 long[] shape = {rows, cols};
                 input("self", dtype, shape, strided, r, -8, 8);
                 input("target", dtype, shape, strided, r, 0, 1);
-                input("weightOptional", dtype, new long[] {cols}, strided, r, 0, 2);
-                input("posWeightOptional", dtype, new long[] {cols}, strided, r, 0.5, 3);
+                if (!transposedInputs) {
+                    input("weightOptional", dtype, new long[] {cols}, strided, r, 0, 2);
+                    input("posWeightOptional", dtype, new long[] {cols}, strided, r, 0.5, 3);
+                }
                 output("out", dtype, reduction == 0 ? shape : new long[] {1}, strided);
                 attributes[0] = reduction;
             }
@@ -295,6 +310,9 @@ final class Workload implements AutoCloseable {
         if (transposed) {
             order[rank - 1] = 1;
             order[rank - 2] = 0;
+        } else if (transposedInputs && !output && rank >= 2) {
+            order[0] = rank - 2;
+            order[1] = rank - 1;
         } else if (channelsLast && rank == 3) {
             order = new long[] {1, 2, 0};
         }
