@@ -65,11 +65,13 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
 
     /**
      * The call over 16-bit self and target of which one or both lie transposed or channels-last and
-     * the rest dense: those copied into the workspace in row-major order ({@link RowMajorCopies}),
-     * then this kernel over the copies, where the direct loops take them; the same operations per
-     * element and the same order of the sums, so the same bits as the call on dense inputs. Null
-     * where that does not apply: other dtypes or layouts, weight or posWeight neither absent nor one
-     * value, out not dense (reduction none).
+     * the rest dense, on the direct loops: for reduction none with both inputs in one such order,
+     * computed in that order into the workspace, then moved raw into out
+     * ({@link HalfTransposeKernel#fromWorkspace}); else the permuted inputs copied into the
+     * workspace in row-major order first ({@link RowMajorCopies}). Either way each element gets the
+     * same operations and the sums the same order, so the bits are those of the call on dense
+     * inputs. Null where that does not apply: other dtypes or layouts, weight or posWeight neither
+     * absent nor one value, out not dense (reduction none).
      */
     public static Staged staged(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
             DType compute, int reduction, StridedView out, long[] shape) {
@@ -77,13 +79,30 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
                 || (reduction == 0 && !DirectOperands.dense(out, compute))) {
             return null;
         }
+        if (reduction == 0 && self.dtype() == compute && target.dtype() == compute
+                && !DirectOperands.dense(self, compute)) {
+            HalfTransposeKernel.Permutation p = HalfTransposeKernel.Permutation.of(self, shape);
+            HalfTransposeKernel back = p == null || !p.fits(target) ? null : HalfTransposeKernel.fromWorkspace(0, out, p);
+            if (back != null) {
+                int[] order = p.order();
+                return new InMemoryOrder(self.permute(order), target.permute(order),
+                        weight == null ? null : weight.permute(order), posWeight == null ? null : posWeight.permute(order),
+                        compute, p.permute(shape), back);
+            }
+        }
         RowMajorCopies copies = RowMajorCopies.of(compute, shape, reduction == 0 ? 0 : workspaceBytes(self.numel()),
                 self, target);
-        return copies == null ? null : new Staged(copies, weight, posWeight, compute, reduction, out);
+        return copies == null ? null : new Copies(copies, weight, posWeight, compute, reduction, out);
     }
 
-    /** {@link #staged}: the copies, then the call over them. */
-    public static final class Staged implements Kernel {
+    /** A call that {@link #staged} runs through the workspace. */
+    public sealed interface Staged extends Kernel permits Copies, InMemoryOrder {
+        /** Bytes of workspace the call needs. */
+        long workspaceBytes();
+    }
+
+    /** {@link #staged} through {@link RowMajorCopies}: the copies, then the call over them. */
+    static final class Copies implements Staged {
         private final RowMajorCopies copies;
         private final StridedView weight;
         private final StridedView posWeight;
@@ -91,7 +110,7 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
         private final int reduction;
         private final StridedView out;
 
-        private Staged(RowMajorCopies copies, StridedView weight, StridedView posWeight, DType compute, int reduction,
+        private Copies(RowMajorCopies copies, StridedView weight, StridedView posWeight, DType compute, int reduction,
                 StridedView out) {
             this.copies = copies;
             this.weight = weight;
@@ -101,7 +120,8 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
             this.out = out;
         }
 
-        /** Bytes of workspace the call needs: the block sums (mean, sum), then the copies. */
+        /** The block sums (mean, sum), then the copies. */
+        @Override
         public long workspaceBytes() {
             return copies.endByte();
         }
@@ -110,6 +130,46 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
         public void run(MemorySegment workspace) {
             StridedView[] in = copies.run(workspace);
             new BceWithLogitsKernel(in[0], in[1], weight, posWeight, compute, reduction, out).run(workspace);
+        }
+    }
+
+    /**
+     * {@link #staged} for reduction none over inputs in one permuted order: the losses in that
+     * order into the workspace, then moved into out's.
+     */
+    static final class InMemoryOrder implements Staged {
+        private final StridedView self;
+        private final StridedView target;
+        private final StridedView weight;
+        private final StridedView posWeight;
+        private final DType compute;
+        private final long[] shape;
+        private final long[] rowMajor;
+        private final HalfTransposeKernel back;
+
+        private InMemoryOrder(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
+                DType compute, long[] shape, HalfTransposeKernel back) {
+            this.self = self;
+            this.target = target;
+            this.weight = weight;
+            this.posWeight = posWeight;
+            this.compute = compute;
+            this.shape = shape;
+            this.rowMajor = io.github.aclnn4j.tensor.Shapes.contiguousStrides(shape);
+            this.back = back;
+        }
+
+        /** The losses, 2 bytes each. */
+        @Override
+        public long workspaceBytes() {
+            return 2 * self.numel();
+        }
+
+        @Override
+        public void run(MemorySegment workspace) {
+            StridedView losses = new StridedView(workspace, 0, compute, shape, rowMajor);
+            new BceWithLogitsKernel(self, target, weight, posWeight, compute, 0, losses).run(workspace);
+            back.run(workspace);
         }
     }
 

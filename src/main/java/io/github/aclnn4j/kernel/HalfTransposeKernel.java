@@ -23,6 +23,7 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
      */
     private static final int MAX_CHANNELS = 64;
 
+    /** The source; null for the workspace of the call. */
     private final MemorySegment src;
     private final long srcAt;
     /** The destination; null for the workspace of the call. */
@@ -87,35 +88,75 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
     }
 
     /**
-     * A copy of {@code view} (of logical {@code shape}) into the workspace from byte
-     * {@code workspaceAt}, row-major, where the view's memory order is the logical one with one
-     * dimension moved innermost: the last two swapped (a transposed matrix), or the channels
-     * (dimension 1) of a view of rank 4 or more (channels-last); null otherwise.
+     * How a view of logical {@code [N, C, P]} form lies in {@code [N, P, C]} memory: {@code order}
+     * permutes the logical dimensions into memory order, where the view is dense; {@code samples}
+     * N, {@code positions} P and {@code channels} C as this kernel counts them.
      */
-    public static HalfTransposeKernel rowMajorIntoWorkspace(StridedView view, long[] shape, long workspaceAt) {
-        int rank = shape.length;
-        if (rank < 2 || Shapes.numel(shape) == 0) {
+    public record Permutation(int[] order, long samples, long positions, long channels) {
+        /**
+         * The permutation of {@code view} (of logical {@code shape}) where its memory order is the
+         * logical one with one dimension moved innermost: the last two swapped (a transposed matrix),
+         * or the channels (dimension 1) of a view of rank 4 or more (channels-last); null otherwise.
+         */
+        public static Permutation of(StridedView view, long[] shape) {
+            int rank = shape.length;
+            if (rank < 2 || Shapes.numel(shape) == 0) {
+                return null;
+            }
+            int[] swapped = new int[rank];
+            for (int d = 0; d < rank; d++) {
+                swapped[d] = d;
+            }
+            swapped[rank - 2] = rank - 1;
+            swapped[rank - 1] = rank - 2;
+            if (view.permute(swapped).isDense()) {
+                return new Permutation(swapped, Shapes.numel(shape) / (shape[rank - 2] * shape[rank - 1]),
+                        shape[rank - 1], shape[rank - 2]);
+            }
+            int[] channelsLast = Shapes.channelsLastOrder(rank);
+            if (rank >= 4 && view.permute(channelsLast).isDense()) {
+                return new Permutation(channelsLast, shape[0], Shapes.numel(shape) / (shape[0] * shape[1]), shape[1]);
+            }
             return null;
         }
-        int[] swapped = new int[rank];
-        for (int d = 0; d < rank; d++) {
-            swapped[d] = d;
+
+        /** Whether {@code view} lies dense in this permutation's memory order too. */
+        public boolean fits(StridedView view) {
+            return view.permute(order).isDense();
         }
-        swapped[rank - 2] = rank - 1;
-        swapped[rank - 1] = rank - 2;
-        StridedView memoryOrder = view.permute(swapped);
-        if (memoryOrder.isDense()) {
-            return intoWorkspace(memoryOrder, workspaceAt, Shapes.numel(shape) / (shape[rank - 2] * shape[rank - 1]),
-                    shape[rank - 1], shape[rank - 2]);
-        }
-        if (rank >= 4) {
-            memoryOrder = view.permute(Shapes.channelsLastOrder(rank));
-            if (memoryOrder.isDense()) {
-                return intoWorkspace(memoryOrder, workspaceAt, shape[0], Shapes.numel(shape) / (shape[0] * shape[1]),
-                        shape[1]);
+
+        /** {@code shape} in memory order. */
+        public long[] permute(long[] shape) {
+            long[] p = new long[order.length];
+            for (int k = 0; k < order.length; k++) {
+                p[k] = shape[order[k]];
             }
+            return p;
         }
-        return null;
+    }
+
+    /**
+     * A copy of {@code view} (of logical {@code shape}) into the workspace from byte
+     * {@code workspaceAt}, row-major, where it lies as a {@link Permutation} says; null otherwise.
+     */
+    public static HalfTransposeKernel rowMajorIntoWorkspace(StridedView view, long[] shape, long workspaceAt) {
+        Permutation p = Permutation.of(view, shape);
+        return p == null ? null
+                : intoWorkspace(view.permute(p.order), workspaceAt, p.samples, p.positions, p.channels);
+    }
+
+    /**
+     * The copy of 16-bit values lying in the workspace from byte {@code workspaceAt} in the memory
+     * order of {@code p} into {@code dst}, dense, row-major; null where it does not apply (dtypes, a
+     * heap destination).
+     */
+    public static HalfTransposeKernel fromWorkspace(long workspaceAt, StridedView dst, Permutation p) {
+        DType dt = dst.dtype();
+        return (dt == DType.BF16 || dt == DType.FLOAT16) && p.channels >= 2 && dst.isDense()
+                && dst.segment().isNative()
+                ? new HalfTransposeKernel(null, workspaceAt, dst.segment(), dst.denseOffset(0), p.samples, p.positions,
+                        p.channels)
+                : null;
     }
 
     private static boolean applies(StridedView src, DType dt, long channels) {
@@ -137,7 +178,7 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
         long p0 = panel % panelsPerSample * rows;
         int m = (int) Math.min(rows, positions - p0);
         int cs = (int) Math.min(chunk, channels - c0);
-        BulkMath.forLayouts().transposeHalves(src, srcAt + 2 * ((n * positions + p0) * channels + c0), 2 * channels, m,
+        BulkMath.forLayouts().transposeHalves(src == null ? workspace : src, srcAt + 2 * ((n * positions + p0) * channels + c0), 2 * channels, m,
                 cs, dst == null ? workspace : dst, dstAt + 2 * ((n * channels + c0) * positions + p0), 2 * positions);
     }
 }

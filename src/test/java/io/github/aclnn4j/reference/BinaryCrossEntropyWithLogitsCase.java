@@ -80,7 +80,7 @@ public final class BinaryCrossEntropyWithLogitsCase {
             ctx.note("reduction", reduction);
             long[] outShape = reduction == Reference.NONE ? shape : r.oneElementShape();
             StridedLayout selfLayout = r.contiguousOrPermuted(shape);
-            StridedLayout targetLayout = r.contiguousOrPermuted(shape);
+            StridedLayout targetLayout = r.nextBoolean() ? selfLayout : r.contiguousOrPermuted(shape);
             StridedLayout outLayout = reduction == Reference.NONE && r.oneIn(6) ? StridedLayout.transposed(shape)
                     : StridedLayout.contiguous(outShape);
             StoredType computeType = StoredType.promote(selfType, targetType);
