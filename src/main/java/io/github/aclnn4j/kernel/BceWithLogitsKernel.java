@@ -230,7 +230,9 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
             return s.ones;
         }
         weight.gather(start, row, len);
-        roundTo(compute, row, len, s.halfRow);
+        if (weight.dtype() != compute) { // values of compute's own dtype are what rounding would give
+            roundTo(compute, row, len, s.halfRow);
+        }
         return row;
     }
 
