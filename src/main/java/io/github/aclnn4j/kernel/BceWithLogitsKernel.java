@@ -14,7 +14,7 @@ import java.lang.foreign.ValueLayout;
  * Vector API being there.
  *
  * <p>When self, target (and out, for none) lie densely in memory in the compute dtype and weight
- * and posWeight are absent or single values of it (in FLOAT, dense or a repeated row too), a
+ * and posWeight are absent, single values or repeated rows of it (in FLOAT, dense too), a
  * {@link DirectMath} loop reads and writes memory in one pass; otherwise, and for the last elements of a block, rows of
  * floats. Both compute each loss with the same operations (the 16-bit loops look the softplus
  * term up in a table of what the rows compute for every value).
@@ -35,6 +35,11 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
     private final boolean directLayout;
     /** Whether the direct loops run. */
     private final boolean direct;
+    /**
+     * Whether they read weight and posWeight as runs ({@link DirectOperands#segment}): FLOAT, or a
+     * 16-bit row repeated; else the 16-bit loops take single values.
+     */
+    private final boolean weightRuns;
 
     /**
      * The kernel of one plan, made by phase 1.
@@ -58,9 +63,11 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
                 && (compute == DType.FLOAT
                         ? DirectOperands.denseOrRepeating(weight, compute)
                                 && DirectOperands.denseOrRepeating(posWeight, compute)
-                        : DirectOperands.absentOrUniform(weight, compute)
-                                && DirectOperands.absentOrUniform(posWeight, compute));
+                        : DirectOperands.absentUniformOrRepeating(weight, compute)
+                                && DirectOperands.absentUniformOrRepeating(posWeight, compute));
         direct = directLayout && DirectOperands.supported(Warmup.Family.BCE_WITH_LOGITS, compute);
+        weightRuns = compute == DType.FLOAT || !DirectOperands.absentOrUniform(weight, compute)
+                || !DirectOperands.absentOrUniform(posWeight, compute);
     }
 
     /**
@@ -188,7 +195,7 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
         double sum = 0;
         if (done > 0 && !direct) {
             sum = rows(store, start, done);
-        } else if (done > 0 && compute == DType.FLOAT) {
+        } else if (done > 0 && weightRuns) {
             sum = DirectOperands.math().bceWithLogits(compute, self.segment(), self.denseOffset(start),
                     target.segment(), target.denseOffset(start), DirectOperands.segment(weight, 0, start, done),
                     DirectOperands.offset(weight, start), DirectOperands.segment(posWeight, 1, start, done),

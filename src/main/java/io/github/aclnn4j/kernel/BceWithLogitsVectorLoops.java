@@ -30,11 +30,13 @@ final class BceWithLogitsVectorLoops {
     private BceWithLogitsVectorLoops() {}
 
     static double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
-            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
-        if (dtype != DType.FLOAT) {
-            throw unsupported(dtype);
-        }
-        return bceWithLogitsF32(x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n);
+            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n, boolean gather) {
+        return switch (dtype) {
+            case FLOAT -> bceWithLogitsF32(x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n);
+            case BF16 -> bceWithLogitsBf16Weighted(x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n, gather);
+            case FLOAT16 -> bceWithLogitsF16Weighted(x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n, gather);
+            default -> throw unsupported(dtype);
+        };
     }
 
     static double bceWithLogitsUniform(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,
@@ -464,6 +466,284 @@ final class BceWithLogitsVectorLoops {
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
                     .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(w);
+            if (WIDE) {
+                chunk = chunk.add(loss);
+            } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)
+                FloatVector added = chunk.add(loss);
+                chunk = chunkHigh;
+                chunkHigh = added;
+            }
+            if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
+                if (WIDE) {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                } else {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 0));
+                    accHigh = accHigh.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 1));
+                }
+                chunk = FloatVector.zero(F);
+                chunkHigh = chunk;
+            }
+            loss.intoArray(xs, j);
+        }
+        acc.intoArray(lanes, 0);
+        if (!WIDE) {
+            accHigh.intoArray(lanes, D.length());
+        }
+    }
+
+    // The 16-bit loops again with weight and posWeight per element, from FLOAT runs (a row repeated,
+    // see DirectOperands): the same operations, so the same bits as the rows and, for one value, as
+    // the loops above. Kept apart from those: reading the two runs cost the unweighted BFLOAT16 call
+    // 20% (fresh JVMs, 2048x2048: 1.05-1.10 -> 1.23-1.38 ms a call).
+
+    private static double bceWithLogitsBf16Weighted(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
+            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n, boolean gather) {
+        float[] table = SoftplusTable.bf16(); // first: building it uses this thread's scratch
+        Scratch scratch = Scratch.get();
+        float[] softplus = scratch.softplus;
+        double[] lanes = scratch.lanes;
+        Arrays.fill(lanes, 0, SumOrder.LANES, 0.0);
+        MemorySegment losses = out == null ? scratch.sink : out;
+        for (int run = 0; run < n; run += STAGE) {
+            int len = Math.min(STAGE, n - run);
+            long at = 2L * run;
+            long lossesAt = out == null ? sinkOffset(losses, x, xAt + at) : outAt + at;
+            if (gather) {
+                bceWithLogitsBf16GatheredWeighted(table, scratch.indices, x, xAt + at, y, yAt + at, w, wAt + 4L * run, pw,
+                        pwAt + 4L * run, losses, lossesAt, len, lanes);
+            } else {
+                softplusLookup(table, x, xAt + at, softplus, len);
+                bceWithLogitsBf16LossesWeighted(x, xAt + at, y, yAt + at, w, wAt + 4L * run, pw, pwAt + 4L * run, softplus,
+                        losses, lossesAt, len, lanes);
+            }
+        }
+        return SumOrder.sumLanes(lanes);
+    }
+
+    private static double bceWithLogitsF16Weighted(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
+            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n, boolean gather) {
+        float[] table = SoftplusTable.float16(); // first: building it uses this thread's scratch
+        Scratch scratch = Scratch.get();
+        float[] softplus = scratch.softplus;
+        double[] lanes = scratch.lanes;
+        Arrays.fill(lanes, 0, SumOrder.LANES, 0.0);
+        int runLength = out == null ? STAGE : NARROW_RUN; // a multiple of LOSS_CHUNK: the same sum
+        for (int run = 0; run < n; run += runLength) {
+            int len = Math.min(runLength, n - run);
+            long at = 2L * run;
+            if (gather) {
+                bceWithLogitsF16GatheredWeighted(table, scratch.indices, x, xAt + at, y, yAt + at, w, wAt + 4L * run, pw,
+                        pwAt + 4L * run, scratch.stageA, len, lanes);
+            } else {
+                widenPair(x, xAt + at, y, yAt + at, scratch.stageA, scratch.stageB, len);
+                softplusLookup(table, x, xAt + at, softplus, len);
+                bceWithLogitsF16LossesWeighted(scratch.stageA, scratch.stageB, w, wAt + 4L * run, pw, pwAt + 4L * run, softplus,
+                        len, lanes);
+            }
+            if (out != null) {
+                storeHalves(scratch.stageA, out, outAt + at, len);
+            }
+        }
+        return SumOrder.sumLanes(lanes);
+    }
+
+    private static void bceWithLogitsBf16LossesWeighted(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
+            long wAt, MemorySegment pw, long pwAt, float[] softplus, MemorySegment out, long outAt, int n,
+            double[] lanes) {
+        x = (MemorySegment) NATIVE.cast(x);
+        y = (MemorySegment) NATIVE.cast(y);
+        w = (MemorySegment) NATIVE.cast(w);
+        pw = (MemorySegment) NATIVE.cast(pw);
+        out = (MemorySegment) NATIVE.cast(out);
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0); // SumOrder's double lanes: all, or [0, 4)
+        DoubleVector accHigh = WIDE ? acc : DoubleVector.fromArray(D, lanes, D.length()); // and [4, 8)
+        FloatVector chunk = FloatVector.zero(F); // this LOSS_CHUNK's 16 fp32 lanes: all, or [0, 8)
+        FloatVector chunkHigh = chunk; // and [8, 16)
+        for (int j = 0; j < n; j += F.length()) {
+            FloatVector xv = ((IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                    .reinterpretAsFloats();
+            FloatVector yv = ((IntVector) ShortVector.fromMemorySegment(S, y, yAt + 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                    .reinterpretAsFloats();
+            // the loss as VectorBulkMath#bceLosses computes it (see there)
+            FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4L * j, ORDER);
+            FloatVector lw = yv.fma(pv.sub(1f), FloatVector.broadcast(F, 1f));
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f));
+            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER));
+            if (WIDE) {
+                chunk = chunk.add(loss);
+            } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)
+                FloatVector added = chunk.add(loss);
+                chunk = chunkHigh;
+                chunkHigh = added;
+            }
+            if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
+                if (WIDE) {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                } else {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 0));
+                    accHigh = accHigh.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 1));
+                }
+                chunk = FloatVector.zero(F);
+                chunkHigh = chunk;
+            }
+            IntVector lb = loss.reinterpretAsInts(); // nearest even, NaN (self-compare: 2% here) as 0x7FC0
+            IntVector bits = lb.add(lb.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .blend(0x7FC00000, loss.compare(VectorOperators.NE, loss).cast(I))
+                    .lanewise(VectorOperators.LSHR, 16);
+            ((ShortVector) bits.convertShape(VectorOperators.I2S, S, 0))
+                    .intoMemorySegment(out, outAt + 2L * j, ORDER);
+        }
+        acc.intoArray(lanes, 0);
+        if (!WIDE) {
+            accHigh.intoArray(lanes, D.length());
+        }
+    }
+
+    private static void bceWithLogitsBf16GatheredWeighted(float[] table, int[] indices, MemorySegment x, long xAt,
+            MemorySegment y, long yAt, MemorySegment w, long wAt, MemorySegment pw, long pwAt, MemorySegment out,
+            long outAt, int n, double[] lanes) {
+        x = (MemorySegment) NATIVE.cast(x);
+        y = (MemorySegment) NATIVE.cast(y);
+        w = (MemorySegment) NATIVE.cast(w);
+        pw = (MemorySegment) NATIVE.cast(pw);
+        out = (MemorySegment) NATIVE.cast(out);
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0); // SumOrder's double lanes: all, or [0, 4)
+        DoubleVector accHigh = WIDE ? acc : DoubleVector.fromArray(D, lanes, D.length()); // and [4, 8)
+        FloatVector chunk = FloatVector.zero(F); // this LOSS_CHUNK's 16 fp32 lanes: all, or [0, 8)
+        FloatVector chunkHigh = chunk; // and [8, 16)
+        for (int j = 0; j < n; j += F.length()) {
+            IntVector xi = (IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
+            xi.and(0x7FFF).intoArray(indices, j);
+            FloatVector xv = xi.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+            FloatVector yv = ((IntVector) ShortVector.fromMemorySegment(S, y, yAt + 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0)).lanewise(VectorOperators.LSHL, 16)
+                    .reinterpretAsFloats();
+            FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4L * j, ORDER);
+            FloatVector lw = yv.fma(pv.sub(1f), FloatVector.broadcast(F, 1f));
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f));
+            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER));
+            if (WIDE) {
+                chunk = chunk.add(loss);
+            } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)
+                FloatVector added = chunk.add(loss);
+                chunk = chunkHigh;
+                chunkHigh = added;
+            }
+            if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
+                if (WIDE) {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                } else {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 0));
+                    accHigh = accHigh.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 1));
+                }
+                chunk = FloatVector.zero(F);
+                chunkHigh = chunk;
+            }
+            IntVector lb = loss.reinterpretAsInts(); // as in bceWithLogitsBf16Losses
+            IntVector bits = lb.add(lb.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                    .blend(0x7FC00000, loss.compare(VectorOperators.NE, loss).cast(I))
+                    .lanewise(VectorOperators.LSHR, 16);
+            ((ShortVector) bits.convertShape(VectorOperators.I2S, S, 0))
+                    .intoMemorySegment(out, outAt + 2L * j, ORDER);
+        }
+        acc.intoArray(lanes, 0);
+        if (!WIDE) {
+            accHigh.intoArray(lanes, D.length());
+        }
+    }
+
+    private static void bceWithLogitsF16GatheredWeighted(float[] table, int[] indices, MemorySegment x, long xAt,
+            MemorySegment y, long yAt, MemorySegment w, long wAt, MemorySegment pw, long pwAt, float[] losses, int n,
+            double[] lanes) {
+        x = (MemorySegment) NATIVE.cast(x);
+        y = (MemorySegment) NATIVE.cast(y);
+        w = (MemorySegment) NATIVE.cast(w);
+        pw = (MemorySegment) NATIVE.cast(pw);
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0); // SumOrder's double lanes: all, or [0, 4)
+        DoubleVector accHigh = WIDE ? acc : DoubleVector.fromArray(D, lanes, D.length()); // and [4, 8)
+        FloatVector chunk = FloatVector.zero(F); // this LOSS_CHUNK's 16 fp32 lanes: all, or [0, 8)
+        FloatVector chunkHigh = chunk; // and [8, 16)
+        for (int j = 0; j < n; j += F.length()) {
+            IntVector xh = (IntVector) ShortVector.fromMemorySegment(S, x, xAt + 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
+            IntVector xm = xh.and(0x7FFF);
+            xm.intoArray(indices, j);
+            IntVector xs = xm.lanewise(VectorOperators.LSHL, 13);
+            FloatVector xv = xs.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(xs.or(0x7F800000).blend(xs.or(0x7FC00000), xm.compare(VectorOperators.GT, 0x7C00)),
+                            xm.compare(VectorOperators.GE, 0x7C00))
+                    .or(xh.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            IntVector yh = (IntVector) ShortVector.fromMemorySegment(S, y, yAt + 2L * j, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, I, 0);
+            IntVector ym = yh.and(0x7FFF);
+            IntVector ys = ym.lanewise(VectorOperators.LSHL, 13);
+            FloatVector yv = ys.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts()
+                    .blend(ys.or(0x7F800000).blend(ys.or(0x7FC00000), ym.compare(VectorOperators.GT, 0x7C00)),
+                            ym.compare(VectorOperators.GE, 0x7C00))
+                    .or(yh.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+            FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4L * j, ORDER);
+            FloatVector lw = yv.fma(pv.sub(1f), FloatVector.broadcast(F, 1f));
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f));
+            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER));
+            if (WIDE) {
+                chunk = chunk.add(loss);
+            } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)
+                FloatVector added = chunk.add(loss);
+                chunk = chunkHigh;
+                chunkHigh = added;
+            }
+            if (((j + F.length()) & (LOSS_CHUNK - 1)) == 0 || j + F.length() >= n) {
+                if (WIDE) {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1));
+                } else {
+                    acc = acc.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 0))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 0));
+                    accHigh = accHigh.add((DoubleVector) chunk.convertShape(VectorOperators.F2D, D, 1))
+                            .add((DoubleVector) chunkHigh.convertShape(VectorOperators.F2D, D, 1));
+                }
+                chunk = FloatVector.zero(F);
+                chunkHigh = chunk;
+            }
+            loss.intoArray(losses, j);
+        }
+        acc.intoArray(lanes, 0);
+        if (!WIDE) {
+            accHigh.intoArray(lanes, D.length());
+        }
+    }
+
+    private static void bceWithLogitsF16LossesWeighted(float[] xs, float[] ys, MemorySegment w, long wAt, MemorySegment pw,
+            long pwAt, float[] softplus, int n, double[] lanes) {
+        w = (MemorySegment) NATIVE.cast(w);
+        pw = (MemorySegment) NATIVE.cast(pw);
+        DoubleVector acc = DoubleVector.fromArray(D, lanes, 0); // SumOrder's double lanes: all, or [0, 4)
+        DoubleVector accHigh = WIDE ? acc : DoubleVector.fromArray(D, lanes, D.length()); // and [4, 8)
+        FloatVector chunk = FloatVector.zero(F); // this LOSS_CHUNK's 16 fp32 lanes: all, or [0, 8)
+        FloatVector chunkHigh = chunk; // and [8, 16)
+        for (int j = 0; j < n; j += F.length()) {
+            FloatVector xv = FloatVector.fromArray(F, xs, j);
+            FloatVector yv = FloatVector.fromArray(F, ys, j);
+            FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4L * j, ORDER);
+            FloatVector lw = yv.fma(pv.sub(1f), FloatVector.broadcast(F, 1f));
+            FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
+                    .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f));
+            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER));
             if (WIDE) {
                 chunk = chunk.add(loss);
             } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)

@@ -35,7 +35,7 @@ public interface DirectMath extends HalfChunkMath {
 
     /**
      * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward},
-     * {@link #bceWithLogits}, {@link #bceWithLogitsBackward}, {@link #preluForwardWeighted}, {@link #readAndSum},
+     * {@link #bceWithLogitsBackward}, {@link #preluForwardWeighted}, {@link #readAndSum},
      * {@link #affineStore}, {@link #affine} and the channel loops (FLOAT only), {@link #bceWithLogitsUniform} and
      * {@link #groupNormUpdate} (the 16-bit types).
      */
@@ -50,9 +50,12 @@ public interface DirectMath extends HalfChunkMath {
             float scale, MemorySegment out, long outAt, int n);
 
     /**
-     * FLOAT BCE-with-logits losses, as {@link BulkMath#bceWithLogits}: written to {@code out} (null
-     * for a reduction, which wants only the sum) and their sum returned, in
-     * {@link SumOrder#chunkedSum}'s order as the rows add it.
+     * BCE-with-logits losses, as {@link BulkMath#bceWithLogits}: written to {@code out} (null for a
+     * reduction, which wants only the sum) and their sum returned, in {@link SumOrder#chunkedSum}'s
+     * order as the rows add it. {@code x}, {@code y} and {@code out} hold {@code dtype}; weight
+     * {@code w} and posWeight {@code pw} are FLOAT runs as {@link DirectOperands} lays them out
+     * (FLOAT: dense, a row or a value repeated, or ones; the 16-bit types: a row of {@code dtype}'s
+     * values repeated, see {@link #bceWithLogitsUniform} for single values).
      */
     double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w, long wAt,
             MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n);

@@ -104,6 +104,11 @@ final class DirectOperands {
         return v.isDense() && v.segment().isNative();
     }
 
+    /** {@code v} is absent, uniform or {@linkplain #period repeating}, and of {@code dtype}. */
+    static boolean absentUniformOrRepeating(StridedView v, DType dtype) {
+        return v == null || (v.dtype() == dtype && (v.isUniform() || period(v) > 0));
+    }
+
     /** {@code v} is absent or uniform, and of {@code dtype}. */
     static boolean absentOrUniform(StridedView v, DType dtype) {
         return v == null || (v.dtype() == dtype && v.isUniform());

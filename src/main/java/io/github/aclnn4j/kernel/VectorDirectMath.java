@@ -53,7 +53,7 @@ final class VectorDirectMath implements DirectMath {
     @Override
     public double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
-        return BceWithLogitsVectorLoops.bceWithLogits(dtype, x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n);
+        return BceWithLogitsVectorLoops.bceWithLogits(dtype, x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n, gather);
     }
 
     @Override

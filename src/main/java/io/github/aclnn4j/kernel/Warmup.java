@@ -446,6 +446,7 @@ public final class Warmup {
             direct.bceWithLogits(DType.FLOAT, x, 0, y, 0, g, 0, g, 0, out, 0, N);
             for (DType half : HALVES) {
                 direct.bceWithLogitsUniform(half, hx, 0, hy, 0, 1f, 1f, out, 0, N);
+                direct.bceWithLogits(half, hx, 0, hy, 0, g, 0, g, 0, out, 0, N);
             }
         }
 

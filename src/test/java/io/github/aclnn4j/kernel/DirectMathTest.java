@@ -265,6 +265,46 @@ class DirectMathTest {
     }
 
     /**
+     * The 16-bit loops with a weight and posWeight per element (a row repeated, in FLOAT runs as
+     * DirectOperands lays it out), values of the dtype with zeros and infinite posWeights among them:
+     * the rows' losses, bit for bit, and their sum.
+     */
+    @ParameterizedTest(name = "{0} seed {1} gather {2}")
+    @MethodSource("bceWithLogitsCases")
+    void bceWithLogitsWithWeightRunsMatchesRows(DType dt, long seed, boolean gather) {
+        if (dt == DType.FLOAT) {
+            return; // bceWithLogitsMatchesRows takes FLOAT's runs
+        }
+        SplittableRandom rng = new SplittableRandom(seed + 100);
+        float[] x = values(rng, dt, -20, 20);
+        float[] y = values(rng, dt, -0.5, 1.5);
+        float[] w = new float[N];
+        float[] pw = new float[N];
+        for (int i = 0; i < N; i++) {
+            w[i] = rounded(dt, UNIFORM_W[i % UNIFORM_W.length] * (float) rng.nextDouble(0.5, 1.5));
+            pw[i] = rounded(dt, i % 7 == 0 ? UNIFORM_PW[(i / 7) % UNIFORM_PW.length] : (float) rng.nextDouble(-1, 3));
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment xs = store(arena, dt, x, 4);
+            MemorySegment ys = store(arena, dt, y, 0);
+            MemorySegment out = arena.allocate(2L * N + 64);
+            double sum = lookup(gather).bceWithLogits(dt, xs, 4, ys, 0, store(arena, DType.FLOAT, w, 8), 8,
+                    store(arena, DType.FLOAT, pw, 12), 12, out, 6, N);
+            float[] rows = x.clone();
+            double rowSum = BulkMath.fastest().bceWithLogits(rows, y, w, pw, N);
+            assertElementwise(dt, rows, out, 6, "BCE with logits, weights per element");
+            double magnitude = 0;
+            for (float loss : rows) {
+                magnitude += Math.abs(loss);
+            }
+            assertSum(rowSum, sum, magnitude, "BCE with logits Σ loss, weights per element");
+            double sumOnly = lookup(gather).bceWithLogits(dt, xs, 4, ys, 0, store(arena, DType.FLOAT, w, 8), 8,
+                    store(arena, DType.FLOAT, pw, 12), 12, null, 0, N);
+            assertEquals(Double.doubleToRawLongBits(sum), Double.doubleToRawLongBits(sumOnly), "the sum without out");
+        }
+    }
+
+    /**
      * The 16-bit loops look the softplus up in a table with an entry per value: every bit pattern
      * of x once, against the rows, with two posWeights.
      */
