@@ -89,12 +89,13 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
         if (reduction == 0 && self.dtype() == compute && target.dtype() == compute
                 && !DirectOperands.dense(self, compute)) {
             HalfTransposeKernel.Permutation p = HalfTransposeKernel.Permutation.of(self, shape);
-            HalfTransposeKernel back = p == null || !p.fits(target) ? null : HalfTransposeKernel.fromWorkspace(0, out, p);
+            HalfTransposeKernel back = p == null || !p.fits(target) ? null
+                    : HalfTransposeKernel.fromWorkspace(0, out, p);
             if (back != null) {
                 int[] order = p.order();
                 return new InMemoryOrder(self.permute(order), target.permute(order),
-                        weight == null ? null : weight.permute(order), posWeight == null ? null : posWeight.permute(order),
-                        compute, p.permute(shape), back);
+                        weight == null ? null : weight.permute(order),
+                        posWeight == null ? null : posWeight.permute(order), compute, p.permute(shape), back);
             }
         }
         RowMajorCopies copies = RowMajorCopies.of(compute, shape, reduction == 0 ? 0 : workspaceBytes(self.numel()),

@@ -499,8 +499,9 @@ final class BceWithLogitsVectorLoops {
     // the loops above. Kept apart from those: reading the two runs cost the unweighted BFLOAT16 call
     // 20% (fresh JVMs, 2048x2048: 1.05-1.10 -> 1.23-1.38 ms a call).
 
-    private static double bceWithLogitsBf16Weighted(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
-            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n, boolean gather) {
+    private static double bceWithLogitsBf16Weighted(MemorySegment x, long xAt, MemorySegment y, long yAt,
+            MemorySegment w, long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n,
+            boolean gather) {
         float[] table = SoftplusTable.bf16(); // first: building it uses this thread's scratch
         Scratch scratch = Scratch.get();
         float[] softplus = scratch.softplus;
@@ -512,19 +513,20 @@ final class BceWithLogitsVectorLoops {
             long at = 2L * run;
             long lossesAt = out == null ? sinkOffset(losses, x, xAt + at) : outAt + at;
             if (gather) {
-                bceWithLogitsBf16GatheredWeighted(table, scratch.indices, x, xAt + at, y, yAt + at, w, wAt + 4L * run, pw,
-                        pwAt + 4L * run, losses, lossesAt, len, lanes);
+                bceWithLogitsBf16GatheredWeighted(table, scratch.indices, x, xAt + at, y, yAt + at, w,
+                        wAt + 4L * run, pw, pwAt + 4L * run, losses, lossesAt, len, lanes);
             } else {
                 softplusLookup(table, x, xAt + at, softplus, len);
-                bceWithLogitsBf16LossesWeighted(x, xAt + at, y, yAt + at, w, wAt + 4L * run, pw, pwAt + 4L * run, softplus,
-                        losses, lossesAt, len, lanes);
+                bceWithLogitsBf16LossesWeighted(x, xAt + at, y, yAt + at, w, wAt + 4L * run, pw, pwAt + 4L * run,
+                        softplus, losses, lossesAt, len, lanes);
             }
         }
         return SumOrder.sumLanes(lanes);
     }
 
-    private static double bceWithLogitsF16Weighted(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
-            long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n, boolean gather) {
+    private static double bceWithLogitsF16Weighted(MemorySegment x, long xAt, MemorySegment y, long yAt,
+            MemorySegment w, long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n,
+            boolean gather) {
         float[] table = SoftplusTable.float16(); // first: building it uses this thread's scratch
         Scratch scratch = Scratch.get();
         float[] softplus = scratch.softplus;
@@ -535,13 +537,13 @@ final class BceWithLogitsVectorLoops {
             int len = Math.min(runLength, n - run);
             long at = 2L * run;
             if (gather) {
-                bceWithLogitsF16GatheredWeighted(table, scratch.indices, x, xAt + at, y, yAt + at, w, wAt + 4L * run, pw,
-                        pwAt + 4L * run, scratch.stageA, len, lanes);
+                bceWithLogitsF16GatheredWeighted(table, scratch.indices, x, xAt + at, y, yAt + at, w,
+                        wAt + 4L * run, pw, pwAt + 4L * run, scratch.stageA, len, lanes);
             } else {
                 widenPair(x, xAt + at, y, yAt + at, scratch.stageA, scratch.stageB, len);
                 softplusLookup(table, x, xAt + at, softplus, len);
-                bceWithLogitsF16LossesWeighted(scratch.stageA, scratch.stageB, w, wAt + 4L * run, pw, pwAt + 4L * run, softplus,
-                        len, lanes);
+                bceWithLogitsF16LossesWeighted(scratch.stageA, scratch.stageB, w, wAt + 4L * run, pw,
+                        pwAt + 4L * run, softplus, len, lanes);
             }
             if (out != null) {
                 storeHalves(scratch.stageA, out, outAt + at, len);
@@ -550,9 +552,9 @@ final class BceWithLogitsVectorLoops {
         return SumOrder.sumLanes(lanes);
     }
 
-    private static void bceWithLogitsBf16LossesWeighted(MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
-            long wAt, MemorySegment pw, long pwAt, float[] softplus, MemorySegment out, long outAt, int n,
-            double[] lanes) {
+    private static void bceWithLogitsBf16LossesWeighted(MemorySegment x, long xAt, MemorySegment y, long yAt,
+            MemorySegment w, long wAt, MemorySegment pw, long pwAt, float[] softplus, MemorySegment out, long outAt,
+            int n, double[] lanes) {
         x = (MemorySegment) NATIVE.cast(x);
         y = (MemorySegment) NATIVE.cast(y);
         w = (MemorySegment) NATIVE.cast(w);
@@ -574,7 +576,8 @@ final class BceWithLogitsVectorLoops {
             FloatVector lw = yv.fma(pv.sub(1f), FloatVector.broadcast(F, 1f));
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
                     .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f));
-            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER));
+            FloatVector wv = FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER);
+            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(wv);
             if (WIDE) {
                 chunk = chunk.add(loss);
             } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)
@@ -632,7 +635,8 @@ final class BceWithLogitsVectorLoops {
             FloatVector lw = yv.fma(pv.sub(1f), FloatVector.broadcast(F, 1f));
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
                     .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f));
-            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER));
+            FloatVector wv = FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER);
+            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(wv);
             if (WIDE) {
                 chunk = chunk.add(loss);
             } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)
@@ -699,7 +703,8 @@ final class BceWithLogitsVectorLoops {
             FloatVector lw = yv.fma(pv.sub(1f), FloatVector.broadcast(F, 1f));
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
                     .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f));
-            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER));
+            FloatVector wv = FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER);
+            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(wv);
             if (WIDE) {
                 chunk = chunk.add(loss);
             } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)
@@ -728,8 +733,8 @@ final class BceWithLogitsVectorLoops {
         }
     }
 
-    private static void bceWithLogitsF16LossesWeighted(float[] xs, float[] ys, MemorySegment w, long wAt, MemorySegment pw,
-            long pwAt, float[] softplus, int n, double[] lanes) {
+    private static void bceWithLogitsF16LossesWeighted(float[] xs, float[] ys, MemorySegment w, long wAt,
+            MemorySegment pw, long pwAt, float[] softplus, int n, double[] lanes) {
         w = (MemorySegment) NATIVE.cast(w);
         pw = (MemorySegment) NATIVE.cast(pw);
         DoubleVector acc = DoubleVector.fromArray(D, lanes, 0); // SumOrder's double lanes: all, or [0, 4)
@@ -743,7 +748,8 @@ final class BceWithLogitsVectorLoops {
             FloatVector lw = yv.fma(pv.sub(1f), FloatVector.broadcast(F, 1f));
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
                     .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f));
-            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER));
+            FloatVector wv = FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER);
+            FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(wv);
             if (WIDE) {
                 chunk = chunk.add(loss);
             } else { // vectors alternate between the fp32 lanes [0, 8) and [8, 16) (see chunkedSum)

@@ -7,9 +7,9 @@ import java.lang.foreign.MemorySegment;
 /**
  * 16-bit values of channels-last memory ({@code [N, P, C]}: P positions of C channels per sample)
  * copied unchanged into a dense channels-first destination ({@code [N, C, P]}), a panel of positions
- * at a time: read where they lie and stored transposed by {@link BulkMath#transposeHalves}. A transposed matrix
- * is the same copy ({@code [N, K, R]} memory of an {@code [N, R, K]} view: K positions of R
- * channels). The first half of an element-wise call whose 16-bit inputs lie in such an order: the
+ * at a time: read where they lie and stored transposed by {@link BulkMath#transposeHalves}. A
+ * transposed matrix is the same copy ({@code [N, K, R]} memory of an {@code [N, R, K]} view: K
+ * positions of R channels). The first half of an element-wise call whose 16-bit inputs lie in such an order: the
  * call then runs where they are dense (the output in place, or copies in the workspace), and rounds
  * each element as before. Moving raw 16-bit values leaves out the conversions to float and back that
  * the tiled path pays around its transposing stores (see {@code docs/performance-usage.md}).
@@ -178,7 +178,8 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
         long p0 = panel % panelsPerSample * rows;
         int m = (int) Math.min(rows, positions - p0);
         int cs = (int) Math.min(chunk, channels - c0);
-        BulkMath.forLayouts().transposeHalves(src == null ? workspace : src, srcAt + 2 * ((n * positions + p0) * channels + c0), 2 * channels, m,
-                cs, dst == null ? workspace : dst, dstAt + 2 * ((n * channels + c0) * positions + p0), 2 * positions);
+        BulkMath.forLayouts().transposeHalves(src == null ? workspace : src,
+                srcAt + 2 * ((n * positions + p0) * channels + c0), 2 * channels, m, cs,
+                dst == null ? workspace : dst, dstAt + 2 * ((n * channels + c0) * positions + p0), 2 * positions);
     }
 }

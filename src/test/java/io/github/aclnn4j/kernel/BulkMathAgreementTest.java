@@ -374,10 +374,10 @@ class BulkMathAgreementTest {
                 math.transposeHalves(src, 4, rowStride, rows, cols, dst, 6, colStride);
                 for (int j = 0; j < cols; j++) {
                     for (int i = 0; i < rows + 3; i++) {
-                        short raw = dst.get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, 6 + j * colStride + 2L * i);
-                        short expected = i < rows
-                                ? src.get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, 4 + i * rowStride + 2L * j)
-                                : (short) 0x7E7E;
+                        short raw = dst.get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED,
+                                6 + j * colStride + 2L * i);
+                        short expected = i < rows ? src.get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED,
+                                4 + i * rowStride + 2L * j) : (short) 0x7E7E;
                         org.junit.jupiter.api.Assertions.assertEquals(expected, raw,
                                 math.name() + ": column " + j + " row " + i);
                     }

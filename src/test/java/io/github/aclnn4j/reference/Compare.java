@@ -11,8 +11,8 @@ public final class Compare {
     public static void sameBits(String output, long[] actualBits, long[] expectedBits, String what, CaseContext ctx) {
         for (int i = 0; i < actualBits.length; i++) {
             if (actualBits[i] != expectedBits[i]) {
-                throw new AssertionError(output + "[" + i + "] has bits 0x" + Long.toHexString(actualBits[i]) + " where "
-                        + what + " gives 0x" + Long.toHexString(expectedBits[i]) + "\n" + ctx.describe());
+                throw new AssertionError(output + "[" + i + "] has bits 0x" + Long.toHexString(actualBits[i])
+                        + " where " + what + " gives 0x" + Long.toHexString(expectedBits[i]) + "\n" + ctx.describe());
             }
         }
     }
