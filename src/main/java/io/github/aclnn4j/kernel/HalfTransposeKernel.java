@@ -79,7 +79,7 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
      * As {@link #of}, into the call's workspace from byte {@code workspaceAt} (2 bytes an element);
      * null where it does not apply.
      */
-    public static HalfTransposeKernel intoWorkspace(StridedView src, long workspaceAt, long samples, long positions,
+    static HalfTransposeKernel intoWorkspace(StridedView src, long workspaceAt, long samples, long positions,
             long channels) {
         return applies(src, src.dtype(), channels)
                 ? new HalfTransposeKernel(src.segment(), src.denseOffset(0), null, workspaceAt, samples, positions,
@@ -92,13 +92,13 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
      * permutes the logical dimensions into memory order, where the view is dense; {@code samples}
      * N, {@code positions} P and {@code channels} C as this kernel counts them.
      */
-    public record Permutation(int[] order, long samples, long positions, long channels) {
+    record Permutation(int[] order, long samples, long positions, long channels) {
         /**
          * The permutation of {@code view} (of logical {@code shape}) where its memory order is the
          * logical one with one dimension moved innermost: the last two swapped (a transposed matrix),
          * or the channels (dimension 1) of a view of rank 4 or more (channels-last); null otherwise.
          */
-        public static Permutation of(StridedView view, long[] shape) {
+        static Permutation of(StridedView view, long[] shape) {
             int rank = shape.length;
             if (rank < 2 || Shapes.numel(shape) == 0) {
                 return null;
@@ -121,12 +121,12 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
         }
 
         /** Whether {@code view} lies dense in this permutation's memory order too. */
-        public boolean fits(StridedView view) {
+        boolean fits(StridedView view) {
             return view.permute(order).isDense();
         }
 
         /** {@code shape} in memory order. */
-        public long[] permute(long[] shape) {
+        long[] permute(long[] shape) {
             long[] p = new long[order.length];
             for (int k = 0; k < order.length; k++) {
                 p[k] = shape[order[k]];
@@ -139,7 +139,7 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
      * A copy of {@code view} (of logical {@code shape}) into the workspace from byte
      * {@code workspaceAt}, row-major, where it lies as a {@link Permutation} says; null otherwise.
      */
-    public static HalfTransposeKernel rowMajorIntoWorkspace(StridedView view, long[] shape, long workspaceAt) {
+    static HalfTransposeKernel rowMajorIntoWorkspace(StridedView view, long[] shape, long workspaceAt) {
         Permutation p = Permutation.of(view, shape);
         return p == null ? null
                 : intoWorkspace(view.permute(p.order), workspaceAt, p.samples, p.positions, p.channels);
@@ -150,7 +150,7 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
      * order of {@code p} into {@code dst}, dense, row-major; null where it does not apply (dtypes, a
      * heap destination).
      */
-    public static HalfTransposeKernel fromWorkspace(long workspaceAt, StridedView dst, Permutation p) {
+    static HalfTransposeKernel fromWorkspace(long workspaceAt, StridedView dst, Permutation p) {
         DType dt = dst.dtype();
         return (dt == DType.BF16 || dt == DType.FLOAT16) && p.channels >= 2 && dst.isDense()
                 && dst.segment().isNative()
