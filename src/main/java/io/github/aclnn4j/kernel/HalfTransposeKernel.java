@@ -9,9 +9,9 @@ import java.lang.foreign.MemorySegment;
  * copied unchanged into a dense channels-first destination ({@code [N, C, P]}), a panel of positions
  * at a time: read where they lie and stored transposed by {@link BulkMath#transposeHalves}. A
  * transposed matrix is the same copy ({@code [N, K, R]} memory of an {@code [N, R, K]} view: K
- * positions of R channels). The first half of an element-wise call whose 16-bit inputs lie in such an order: the
- * call then runs where they are dense (the output in place, or copies in the workspace), and rounds
- * each element as before. Moving raw 16-bit values leaves out the conversions to float and back that
+ * positions of R channels). The first half of an element-wise call whose 16-bit inputs lie in such
+ * an order: the call then runs where they are dense (the output in place, or copies in the
+ * workspace), and rounds each element as before. Moving raw 16-bit values leaves out the conversions to float and back that
  * the tiled path pays around its transposing stores (see {@code docs/performance-usage.md}).
  */
 public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
@@ -62,7 +62,7 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
      */
     public static HalfTransposeKernel of(StridedView src, StridedView dst, long samples, long positions,
             long channels) {
-        if (!applies(src, dst.dtype(), channels) || !dst.isDense() || !dst.segment().isNative()) {
+        if (!applies(src, dst.dtype(), channels) || !DirectOperands.dense(dst, dst.dtype())) {
             return null;
         }
         long bytes = 2 * samples * positions * channels;
@@ -151,17 +151,20 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
      * heap destination).
      */
     static HalfTransposeKernel fromWorkspace(long workspaceAt, StridedView dst, Permutation p) {
-        DType dt = dst.dtype();
-        return (dt == DType.BF16 || dt == DType.FLOAT16) && p.channels >= 2 && dst.isDense()
-                && dst.segment().isNative()
+        return panelsOf(dst.dtype(), p.channels) && DirectOperands.dense(dst, dst.dtype())
                 ? new HalfTransposeKernel(null, workspaceAt, dst.segment(), dst.denseOffset(0), p.samples, p.positions,
                         p.channels)
                 : null;
     }
 
+    /** {@code src} dense in native memory, of the 16-bit {@code dt}, and its channels worth panels. */
     private static boolean applies(StridedView src, DType dt, long channels) {
-        return (dt == DType.BF16 || dt == DType.FLOAT16) && src.dtype() == dt && channels >= 2 && src.isDense()
-                && src.segment().isNative();
+        return panelsOf(dt, channels) && DirectOperands.dense(src, dt);
+    }
+
+    /** Whether values of {@code dt} in {@code channels} channels are this kernel's: 16-bit, at least two. */
+    private static boolean panelsOf(DType dt, long channels) {
+        return (dt == DType.BF16 || dt == DType.FLOAT16) && channels >= 2;
     }
 
     @Override
