@@ -22,11 +22,11 @@ final class DirectOperands {
 
     /**
      * Whether a call of {@code family} planned now should take the direct loops for {@code dtype}:
-     * they exist for it, and {@link Warmup} finds the family's loops compiled (before that, rows in
-     * plain Java give the same bits).
+     * they exist for it, and {@link Warmup} finds the family's loops for it compiled (before that,
+     * rows in plain Java give the same bits).
      */
     static boolean supported(Warmup.Family family, DType dtype) {
-        return !Warmup.cold(family) && supportedFromTheStart(dtype); // cold first: DirectMath not yet loaded
+        return !Warmup.cold(family, dtype) && supportedFromTheStart(dtype); // cold first: DirectMath not yet loaded
     }
 
     /**

@@ -13,11 +13,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * runs 10–100 times slower than the plain-Java loop of the same kernel (every vector an object),
  * and a short program (a unit test, a C program through the native ABI) never gets past that. So a
  * call takes its plain-Java path while its operator's loops are cold ({@link BulkMath#current()},
- * rows instead of {@link DirectMath} loops; {@link #begin} and {@link #cold(Family)}), and asks for
- * them: a daemon thread runs the loops of the {@linkplain Family families} asked for on data of its
- * own until its rounds stop getting faster, and from then on those operators' calls take the
- * Vector API's loops. Only what calls ask for is warmed up: a program calling one operator gets its
- * loops in a few seconds and keeps both cores afterwards. Large calls too take plain Java while
+ * rows instead of {@link DirectMath} loops; {@link #begin} and {@link #cold(Family, DType)}), and asks for
+ * them: a daemon thread runs the loops asked for, an operator's for one dtype at a time (a
+ * {@linkplain Family unit}), on data of its own until its rounds stop getting faster, and from then
+ * on those calls take the Vector API's loops. Only what calls need is warmed up (the strided views'
+ * loops only once a call needs them): a program calling one operator in one dtype gets its loops about
+ * two seconds after its first call (see {@link Family}) and keeps both cores afterwards. Large calls too take plain Java while
  * cold: a first call of 2^20 elements on the Vector API's loops took 1.0–2.7 s, the first ten
  * 2.8–5.1 s, against 0.35–0.5 and 0.43–0.71 s in plain Java (fresh JVMs, Zen 3). Small calls run
  * on the calling thread alone ({@link #plainCall}); larger ones are split across the compute
@@ -36,16 +37,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Warmup {
     private static final String MODE = System.getProperty("aclnn4j.warmup", "true");
     private static final boolean VECTORS = vectorsWanted();
-    /** The bits of every family. */
-    private static final int EVERY_FAMILY = (1 << Family.values().length) - 1;
+    /** The bits of every warm-up unit ({@link Family#bit}). */
+    private static final int EVERY_UNIT = (Family.NONE.bit(null) << 1) - 1;
     /**
-     * A bit per {@link Family} whose loops are warm: NONE's from the start, every bit when there is
+     * A bit per warm-up unit whose loops are warm: NONE's from the start, every bit when there is
      * nothing to warm up. Only the warm-up thread (one at a time) sets bits. Each question below is
-     * one test of these bits, so code compiled while a family was cold meets one branch that turns
+     * one test of these bits, so code compiled while a unit was cold meets one branch that turns
      * when it warms (more, turning at different times, each deoptimized the code inlining them).
      */
-    private static volatile int warmBits = !VECTORS || MODE.equals("false") ? EVERY_FAMILY : Family.NONE.bit();
-    /** A bit per family a cold call has asked for, and the bits the warm-up has not taken up yet. */
+    private static volatile int warmBits = !VECTORS || MODE.equals("false") ? EVERY_UNIT : Family.NONE.bit(null);
+    /** A bit per unit a cold call has asked for, and the bits the warm-up has not taken up yet. */
     private static final AtomicInteger ASKED = new AtomicInteger();
     private static final AtomicInteger PENDING = new AtomicInteger();
     /** Whether the warm-up thread runs (it ends when no asked family is left, and starts again when one is). */
@@ -70,16 +71,42 @@ public final class Warmup {
     };
 
     /**
-     * Vector API loops warmed up and switched on together: one operator's, or {@link #LAYOUTS}, the
-     * panel, stepped and 16-bit conversion loops of strided views (whatever the operator).
-     * {@link #NONE}: an operator without Vector API loops (NLLLoss), always warm.
+     * The Vector API loops of one operator, or {@link #LAYOUTS}, the panel, stepped and 16-bit
+     * conversion loops of strided views (whatever the operator); {@link #NONE}: an operator without
+     * Vector API loops (NLLLoss), always warm. An operator's loops are warmed up and switched on per
+     * dtype, each unit with the rows' loops, which all dtypes share: a program calling in FLOAT
+     * waits for FLOAT's direct loops, not for the 16-bit ones beside them (BCE with logits
+     * 2048×2048, fresh JVMs: its calls took the Vector API's loops 1.7–2.0 s after the first one,
+     * against 3.8–4.3 s when each family was warmed whole, with the layouts' loops).
      */
     public enum Family {
         BCE, BCE_BACKWARD, BCE_WITH_LOGITS, BCE_WITH_LOGITS_BACKWARD, PRELU, PRELU_BACKWARD, GROUP_NORM,
         GROUP_NORM_BACKWARD, LAYOUTS, NONE;
 
-        private int bit() {
-            return 1 << ordinal();
+        /** The dtypes an operator's loops are warmed up apart for, in the order of their bits. */
+        private static final DType[] DTYPES = {DType.FLOAT, DType.BF16, DType.FLOAT16};
+        /** The first bit after the operators' units: LAYOUTS', then NONE's. */
+        private static final int OWN_BITS = LAYOUTS.ordinal() * DTYPES.length;
+
+        /**
+         * The bit of this family's unit for {@code dtype}: one per operator and dtype (FLOAT for a
+         * dtype without loops of its own), one for LAYOUTS and one for NONE, whatever the dtype.
+         */
+        int bit(DType dtype) {
+            if (ordinal() >= LAYOUTS.ordinal()) {
+                return 1 << (OWN_BITS + ordinal() - LAYOUTS.ordinal());
+            }
+            int d = dtype == DType.BF16 ? 1 : dtype == DType.FLOAT16 ? 2 : 0;
+            return 1 << (ordinal() * DTYPES.length + d);
+        }
+
+        /** The bits of all this family's units. */
+        private int bits() {
+            int bits = 0;
+            for (DType dtype : DTYPES) {
+                bits |= bit(dtype);
+            }
+            return bits;
         }
     }
 
@@ -120,23 +147,23 @@ public final class Warmup {
         return VECTORS;
     }
 
-    /** Whether {@code family}'s loops are compiled. */
+    /** Whether {@code family}'s loops are compiled for every dtype. */
     static boolean warm(Family family) {
-        return (family.bit() & ~warmBits) == 0;
+        return (family.bits() & ~warmBits) == 0;
     }
 
-    /** Whether every family's loops are compiled. */
+    /** Whether every unit's loops are compiled. */
     static boolean allWarm() {
-        return warmBits == EVERY_FAMILY;
+        return warmBits == EVERY_UNIT;
     }
 
     /**
-     * Whether a call of {@code family} planned now should take its plain-Java path (its phase 2,
-     * {@link #begin}, asks the warm-up for the family's loops). Large calls too: the Vector API's
-     * loops run interpreted or boxed until C2 has compiled them (see the class comment).
+     * Whether a call of {@code family} in {@code dtype} planned now should take its plain-Java path
+     * (its phase 2, {@link #begin}, asks the warm-up for those loops). Large calls too: the Vector
+     * API's loops run interpreted or boxed until C2 has compiled them (see the class comment).
      */
-    static boolean cold(Family family) {
-        return (family.bit() & ~warmBits) != 0;
+    static boolean cold(Family family, DType dtype) {
+        return (family.bit(dtype) & ~warmBits) != 0;
     }
 
     /**
@@ -149,12 +176,23 @@ public final class Warmup {
         return (-(CALL.get()[0] & ~warmBits)) >>> 31;
     }
 
-    /** As {@link #coldIndex()}, for the strided views' loops a call takes ({@link Family#LAYOUTS}). */
+    /**
+     * As {@link #coldIndex()}, for the strided views' loops a call takes ({@link Family#LAYOUTS}).
+     * The first call that needs them asks for them: a program whose calls are all dense never waits
+     * for their warm-up (NLLLoss's strided calls keep plain Java's panels rather than start one).
+     */
     static int coldLayoutsIndex() {
         int call = CALL.get()[0];
         int running = (call | -call) >> 31; // all bits while a call runs, else none
-        return (-(Family.LAYOUTS.bit() & running & ~warmBits)) >>> 31;
+        int cold = (-(LAYOUTS & running & ~warmBits)) >>> 31;
+        // asked first: false from the first ask on, so this branch does not turn when the loops warm
+        if ((ASKED.get() & LAYOUTS) == 0 && cold != 0 && call != Family.NONE.bit(null)) {
+            ask(LAYOUTS);
+        }
+        return cold;
     }
+
+    private static final int LAYOUTS = Family.LAYOUTS.bit(null);
 
     /** [0]: the Vector API's loops once loaded ({@link #loaded}); [1]: plain Java. */
     private static final BulkMath[] BULK = {null, BulkMath.PLAIN};
@@ -193,21 +231,20 @@ public final class Warmup {
     }
 
     /**
-     * Marks the start of phase 2 of a call of {@code family} and {@code elements} on this thread:
-     * each of its loops takes plain Java while its family is cold. Returns what
+     * Marks the start of phase 2 of a call of {@code family} computing in {@code dtype} over
+     * {@code elements} on this thread: each of its loops takes plain Java while that unit is cold. Returns what
      * {@link #end} needs; a call that never asks for a Vector API loop (NLLLoss) starts no warm-up.
      * (A pair of calls rather than a wrapper taking the call as a lambda, which would capture an
      * object per call in phase 2, which allocates nothing.)
      */
-    public static boolean begin(Family family, long elements) {
-        if (warmBits == EVERY_FAMILY) {
+    public static boolean begin(Family family, DType dtype, long elements) {
+        if (warmBits == EVERY_UNIT) {
             return false;
         }
-        // Every call asks for its family, and LAYOUTS in case its views are strided; NLLLoss (NONE)
-        // has no loops of its own, and its strided calls keep plain Java's panels rather than start
-        // a warm-up for them.
-        int bit = family.bit();
-        int wanted = family == Family.NONE ? 0 : bit | Family.LAYOUTS.bit();
+        // Every call asks for its unit (LAYOUTS when a strided view first needs them, see
+        // coldLayoutsIndex); NLLLoss (NONE) has no loops of its own.
+        int bit = family.bit(dtype);
+        int wanted = family == Family.NONE ? 0 : bit;
         if ((ASKED.get() & wanted) != wanted) {
             ask(wanted);
         }
@@ -295,7 +332,7 @@ public final class Warmup {
             } while (PENDING.get() != 0 && RUNNING.compareAndSet(false, true)); // asked for as this run ended
         } catch (RuntimeException | LinkageError e) {
             failure = e; // calls then take the Vector API's loops, cold or not
-            warmBits = EVERY_FAMILY;
+            warmBits = EVERY_UNIT;
             RUNNING.set(false);
         }
     }
@@ -330,7 +367,6 @@ public final class Warmup {
 
     /** Every Vector API loop the kernels call, by family, on a block of data of its own. */
     private static final class Loops {
-        private static final DType[] HALVES = {DType.BF16, DType.FLOAT16};
         private final BulkMath bulk = BulkMath.fastest();
         private final DirectMath direct = DirectMath.INSTANCE;
         private final float[] a = new float[N];
@@ -386,26 +422,31 @@ public final class Warmup {
             ArrayCopies.load(g, 0, c, 0, N);
         }
 
-        /** The loops of the families of {@code bits}. */
+        /** The loops of the units of {@code bits}. */
         void round(int bits) {
             for (Family family : Family.values()) {
-                if ((bits & family.bit()) != 0) {
-                    round(family);
+                for (DType dtype : Family.DTYPES) {
+                    int bit = family.bit(dtype);
+                    if ((bits & bit) != 0) {
+                        round(family, dtype);
+                        bits &= ~bit; // LAYOUTS' and NONE's bits stand for every dtype
+                    }
                 }
             }
         }
 
-        private void round(Family family) {
+        /** The rows' loops of {@code family} and its direct loops for {@code dtype}. */
+        private void round(Family family, DType dtype) {
             fill();
             switch (family) {
                 case BCE -> bulk.binaryCrossEntropy(a, b, ones, N);
-                case BCE_BACKWARD -> bceBackward();
-                case BCE_WITH_LOGITS -> bceWithLogits();
-                case BCE_WITH_LOGITS_BACKWARD -> bceWithLogitsBackward();
-                case PRELU -> prelu();
-                case PRELU_BACKWARD -> preluBackward();
-                case GROUP_NORM -> groupNorm();
-                case GROUP_NORM_BACKWARD -> groupNormBackward();
+                case BCE_BACKWARD -> bceBackward(dtype);
+                case BCE_WITH_LOGITS -> bceWithLogits(dtype);
+                case BCE_WITH_LOGITS_BACKWARD -> bceWithLogitsBackward(dtype);
+                case PRELU -> prelu(dtype);
+                case PRELU_BACKWARD -> preluBackward(dtype);
+                case GROUP_NORM -> groupNorm(dtype);
+                case GROUP_NORM_BACKWARD -> groupNormBackward(dtype);
                 case LAYOUTS -> layouts();
                 case NONE -> { }
             }
@@ -425,66 +466,74 @@ public final class Warmup {
             bulk.transpose(b, 0, 16, N / 16, c, 0);
         }
 
-        private void bceBackward() {
+        private void bceBackward(DType dtype) {
             if (direct == null) {
                 return;
             }
-            direct.bceBackward(DType.FLOAT, g, 0, x, 0, y, 0, g, 0, 1f, out, 0, N);
-            direct.bceBackwardUniform(DType.FLOAT, 0.5f, x, 0, y, 0, 1f, 1f, out, 0, N);
-            for (DType half : HALVES) {
-                direct.bceBackwardUniform(half, 0.5f, hx, 0, hy, 0, 1f, 1f, out, 0, N);
+            if (dtype == DType.FLOAT) {
+                direct.bceBackward(DType.FLOAT, g, 0, x, 0, y, 0, g, 0, 1f, out, 0, N);
+                direct.bceBackwardUniform(DType.FLOAT, 0.5f, x, 0, y, 0, 1f, 1f, out, 0, N);
+            } else {
+                direct.bceBackwardUniform(dtype, 0.5f, hx, 0, hy, 0, 1f, 1f, out, 0, N);
             }
         }
 
-        private void bceWithLogits() {
-            bulk.floatToBf16(a, 0, halves, N); // its rows round BFLOAT16 results with these
-            bulk.bf16ToFloat(halves, a, 0, N);
+        private void bceWithLogits(DType dtype) {
+            if (dtype == DType.BF16) { // its rows round BFLOAT16 results with these
+                bulk.floatToBf16(a, 0, halves, N);
+                bulk.bf16ToFloat(halves, a, 0, N);
+            }
             bulk.bceWithLogits(a, b, ones, ones, N);
             if (direct == null) {
                 return;
             }
-            direct.bceWithLogits(DType.FLOAT, x, 0, y, 0, g, 0, g, 0, out, 0, N);
-            for (DType half : HALVES) {
-                direct.bceWithLogitsUniform(half, hx, 0, hy, 0, 1f, 1f, out, 0, N);
-                direct.bceWithLogits(half, hx, 0, hy, 0, g, 0, g, 0, out, 0, N);
+            if (dtype == DType.FLOAT) {
+                direct.bceWithLogits(DType.FLOAT, x, 0, y, 0, g, 0, g, 0, out, 0, N);
+            } else {
+                direct.bceWithLogitsUniform(dtype, hx, 0, hy, 0, 1f, 1f, out, 0, N);
+                direct.bceWithLogits(dtype, hx, 0, hy, 0, g, 0, g, 0, out, 0, N);
             }
         }
 
-        private void bceWithLogitsBackward() {
+        private void bceWithLogitsBackward(DType dtype) {
             bulk.bceWithLogitsBackward(a, b, c, ones, ones, 1f, N);
-            if (direct != null) {
+            if (direct != null && dtype == DType.FLOAT) {
                 direct.bceWithLogitsBackward(DType.FLOAT, x, 0, y, 0, g, 0, g, 0, g, 0, 1f, out, 0, N);
             }
         }
 
-        private void prelu() {
+        private void prelu(DType dtype) {
             bulk.prelu(a, 0, N, 0.25f);
             bulk.preluWeighted(a, b, 0, N);
             if (direct == null) {
                 return;
             }
-            direct.preluForward(DType.FLOAT, x, 0, 0.25f, out, 0, N);
-            direct.preluForwardWeighted(DType.FLOAT, x, 0, ones, 0, out, 0, N);
-            for (DType half : HALVES) {
-                direct.preluForward(half, hx, 0, 0.25f, out, 0, N);
+            if (dtype == DType.FLOAT) {
+                direct.preluForward(DType.FLOAT, x, 0, 0.25f, out, 0, N);
+                direct.preluForwardWeighted(DType.FLOAT, x, 0, ones, 0, out, 0, N);
+            } else {
+                direct.preluForward(dtype, hx, 0, 0.25f, out, 0, N);
             }
         }
 
-        private void preluBackward() {
+        private void preluBackward(DType dtype) {
             bulk.preluRow(a, c, 0, N, 0.25f);
             bulk.preluChannelRows(a, c, 0, N, ones, 64, channelsA);
             if (direct == null) {
                 return;
             }
-            direct.prelu(DType.FLOAT, x, 0, g, 0, 0.25f, out, 0, N);
-            direct.preluChannelRows(DType.FLOAT, x, 0, g, 0, N / 64, 64, ones, channelsA, a, 0);
-            direct.preluChannelRows(DType.BF16, hx, 0, hg, 0, N / 64, 64, ones, channelsA, a, 0);
-            for (DType half : HALVES) {
-                direct.prelu(half, hx, 0, hg, 0, 0.25f, out, 0, N);
+            if (dtype == DType.FLOAT) {
+                direct.prelu(DType.FLOAT, x, 0, g, 0, 0.25f, out, 0, N);
+                direct.preluChannelRows(DType.FLOAT, x, 0, g, 0, N / 64, 64, ones, channelsA, a, 0);
+            } else {
+                if (dtype == DType.BF16) {
+                    direct.preluChannelRows(DType.BF16, hx, 0, hg, 0, N / 64, 64, ones, channelsA, a, 0);
+                }
+                direct.prelu(dtype, hx, 0, hg, 0, 0.25f, out, 0, N);
             }
         }
 
-        private void groupNorm() {
+        private void groupNorm(DType dtype) {
             bulk.scaleShift(a, 0, N, 0.5, 0.125);
             bulk.groupSum(a, 0, N);
             bulk.squaredDeviations(a, 0, N, 0.5);
@@ -494,7 +543,7 @@ public final class Warmup {
             bulk.addChannelSquaredDeviations(a, N / 64, 64, channelsC, channelsB);
             fill();
             bulk.affineChannelRows(a, N / 64, 64, channelsA, channelsB);
-            if (direct == null) {
+            if (direct == null || dtype != DType.FLOAT) {
                 return;
             }
             direct.readAndSum(DType.FLOAT, x, 0, a, N);
@@ -507,7 +556,7 @@ public final class Warmup {
             direct.channelAffine(DType.FLOAT, x, 0, N / 64, 64, channelsA, channelsB, out, 0);
         }
 
-        private void groupNormBackward() {
+        private void groupNormBackward(DType dtype) {
             bulk.affine(a, b, 0, N, 0.5, 0.25, 0.125);
             bulk.groupNormUpdate(a, b, 0, N, 0.5f, 0.25f, 0.1f, 0.125f);
             bulk.sumAndDot(a, b, 0, N, sums);
@@ -524,16 +573,17 @@ public final class Warmup {
             if (direct == null) {
                 return;
             }
-            direct.affine(DType.FLOAT, x, 0, g, 0, 0.5, 0.25, 0.125, out, 0, N);
-            direct.affineScaled(DType.FLOAT, x, 0, g, 0, gammas, 0, 0.5, 0.25, 0.125, out, 0, N);
-            direct.groupSums(DType.FLOAT, x, 0, g, 0, 4, N / 4, N / 4, workspace, 0);
-            java.util.Arrays.fill(channelsA, 0);
-            java.util.Arrays.fill(channelsB, 0);
-            direct.channelSumsAndDots(DType.FLOAT, x, 0, g, 0, N / 64, 64, channelsA, channelsB);
-            direct.channelAffinePairs(DType.FLOAT, x, 0, g, 0, N / 64, 64, channelsA, channelsB, channelsC, out, 0);
-            for (DType half : HALVES) {
-                direct.groupSums(half, hx, 0, hg, 0, 4, N / 4, N / 4, workspace, 0);
-                direct.groupNormUpdate(half, hg, 0, hx, 0, 4, N / 4, N / 4, rowFloats, 0.25f, 0.1f, 0.125f, out, 0);
+            if (dtype == DType.FLOAT) {
+                direct.affine(DType.FLOAT, x, 0, g, 0, 0.5, 0.25, 0.125, out, 0, N);
+                direct.affineScaled(DType.FLOAT, x, 0, g, 0, gammas, 0, 0.5, 0.25, 0.125, out, 0, N);
+                direct.groupSums(DType.FLOAT, x, 0, g, 0, 4, N / 4, N / 4, workspace, 0);
+                java.util.Arrays.fill(channelsA, 0);
+                java.util.Arrays.fill(channelsB, 0);
+                direct.channelSumsAndDots(DType.FLOAT, x, 0, g, 0, N / 64, 64, channelsA, channelsB);
+                direct.channelAffinePairs(DType.FLOAT, x, 0, g, 0, N / 64, 64, channelsA, channelsB, channelsC, out, 0);
+            } else {
+                direct.groupSums(dtype, hx, 0, hg, 0, 4, N / 4, N / 4, workspace, 0);
+                direct.groupNormUpdate(dtype, hg, 0, hx, 0, 4, N / 4, N / 4, rowFloats, 0.25f, 0.1f, 0.125f, out, 0);
             }
         }
     }

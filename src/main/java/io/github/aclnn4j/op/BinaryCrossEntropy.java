@@ -60,7 +60,7 @@ public final class BinaryCrossEntropy {
                 return check.noWork();
             }
             StridedView o = check.view("out", out);
-            return check.plan(0, out.numel(), ws -> BceKernel.fillEmpty(mode, o));
+            return check.plan(0, out.numel(), self.dtype(), ws -> BceKernel.fillEmpty(mode, o));
         }
         DType compute = self.dtype();
         StridedView x = check.view("self", self);
@@ -74,9 +74,9 @@ public final class BinaryCrossEntropy {
                 StridedView[] p = pieces[i];
                 kernels[i] = new BceKernel(p[0], p[1], p[2], mode, compute, p[3]);
             }
-            return check.plan(0, self.numel(), Kernel.inOrder(kernels));
+            return check.plan(0, self.numel(), compute, Kernel.inOrder(kernels));
         }
-        return check.plan(BceKernel.workspaceBytes(self.numel()), self.numel(),
+        return check.plan(BceKernel.workspaceBytes(self.numel()), self.numel(), compute,
                 new BceKernel(x, y, w, mode, compute, o));
     }
 }

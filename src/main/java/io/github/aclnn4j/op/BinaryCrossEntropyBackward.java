@@ -71,6 +71,6 @@ public final class BinaryCrossEntropyBackward {
             StridedView[] p = pieces[i];
             kernels[i] = new BceBackwardKernel(p[0], p[1], p[2], p[3], scale, p[4]);
         }
-        return check.plan(0, self.numel(), Kernel.inOrder(kernels));
+        return check.plan(0, self.numel(), out.dtype(), Kernel.inOrder(kernels));
     }
 }

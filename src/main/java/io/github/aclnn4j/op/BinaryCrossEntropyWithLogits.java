@@ -56,7 +56,7 @@ public final class BinaryCrossEntropyWithLogits {
                 return check.noWork();
             }
             StridedView o = check.view("out", out);
-            return check.plan(0, 1, ws -> BceWithLogitsKernel.reduceEmpty(mode, o));
+            return check.plan(0, 1, compute, ws -> BceWithLogitsKernel.reduceEmpty(mode, o));
         }
         StridedView x = check.view("self", self);
         StridedView y = check.view("target", target);
@@ -65,7 +65,7 @@ public final class BinaryCrossEntropyWithLogits {
         StridedView o = check.view("out", out);
         BceWithLogitsKernel.Staged staged = BceWithLogitsKernel.staged(x, y, w, pw, compute, mode, o, shape);
         if (staged != null) {
-            return check.plan(staged.workspaceBytes(), self.numel(), staged);
+            return check.plan(staged.workspaceBytes(), self.numel(), compute, staged);
         }
         if (mode == 0) { // element-wise
             StridedView[][] pieces = Tiling.pieces(shape, x, y, w, pw, o);
@@ -74,9 +74,9 @@ public final class BinaryCrossEntropyWithLogits {
                 StridedView[] p = pieces[i];
                 kernels[i] = new BceWithLogitsKernel(p[0], p[1], p[2], p[3], compute, mode, p[4]);
             }
-            return check.plan(0, self.numel(), Kernel.inOrder(kernels));
+            return check.plan(0, self.numel(), compute, Kernel.inOrder(kernels));
         }
-        return check.plan(BceWithLogitsKernel.workspaceBytes(self.numel()), self.numel(),
+        return check.plan(BceWithLogitsKernel.workspaceBytes(self.numel()), self.numel(), compute,
                 new BceWithLogitsKernel(x, y, w, pw, compute, mode, o));
     }
 }

@@ -80,6 +80,6 @@ public final class BinaryCrossEntropyWithLogitsBackward {
             StridedView[] p = pieces[i];
             kernels[i] = new BceWithLogitsBackwardKernel(p[0], p[1], p[2], p[3], p[4], scale, p[5]);
         }
-        return check.plan(0, self.numel(), Kernel.inOrder(kernels));
+        return check.plan(0, self.numel(), out.dtype(), Kernel.inOrder(kernels));
     }
 }

@@ -286,22 +286,27 @@ final class Checks {
         return types.stream().map(DType::cName).toList().toString();
     }
 
-    /** A plan whose work is {@code body}, touching about {@code elements} elements. */
-    Plan plan(long workspaceSize, long elements, Kernel body) {
-        return new KernelPlan(op, family, workspaceSize, elements, uses(), body);
+    /**
+     * A plan whose work is {@code body}, touching about {@code elements} elements, its loops those
+     * of {@code computeType} (the dtype whose direct loops the kernel chooses between, which the
+     * warm-up then warms: see {@link Warmup.Family}).
+     */
+    Plan plan(long workspaceSize, long elements, DType computeType, Kernel body) {
+        return new KernelPlan(op, family, computeType, workspaceSize, elements, uses(), body);
     }
 
-    /** A plan with nothing to do. */
+    /** A plan with nothing to do (and no loops to warm up). */
     Plan noWork() {
-        return new KernelPlan(op, family, 0, 0, List.of(), ws -> { });
+        return new KernelPlan(op, Warmup.Family.NONE, DType.FLOAT, 0, 0, List.of(), ws -> { });
     }
 
-    private record KernelPlan(String operator, Warmup.Family family, long workspaceSize, long elements,
-            List<Plan.Use> uses, Kernel body)
+    private record KernelPlan(String operator, Warmup.Family family, DType computeType, long workspaceSize,
+            long elements, List<Plan.Use> uses, Kernel body)
             implements Plan {
         @Override
         public void run(MemorySegment workspace) {
-            boolean plain = Warmup.begin(family, elements); // plain Java while a small call's loops are cold
+            // plain Java while the call's loops are cold
+            boolean plain = Warmup.begin(family, computeType, elements);
             try {
                 body.run(workspace);
             } finally {

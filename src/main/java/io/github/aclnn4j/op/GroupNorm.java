@@ -76,7 +76,7 @@ public final class GroupNorm {
         StridedView mean = check.view("meanOut", meanOut);
         StridedView rstd = check.view("rstdOut", rstdOut);
         if (self.isEmpty()) {
-            return check.plan(0, meanOut.numel(), ws -> GroupNormKernel.fillEmpty(mean, rstd));
+            return check.plan(0, meanOut.numel(), self.dtype(), ws -> GroupNormKernel.fillEmpty(mean, rstd));
         }
         StridedView g = gamma == null ? null : check.view("gamma", gamma);
         StridedView b = beta == null ? null : check.view("beta", beta);
@@ -86,13 +86,13 @@ public final class GroupNorm {
             // channels innermost in memory: walked per sample as [HxW, C]
             StridedView x = positionMajor(check, "self", self, xs, n, c, hxw);
             StridedView o = positionMajor(check, "out", out, os, n, c, hxw);
-            return check.plan(0, self.numel(),
+            return check.plan(0, self.numel(), self.dtype(),
                     new GroupNormChannelsLastKernel(x, g, b, c, hxw, group, eps, o, mean, rstd));
         }
         StridedView x = check.view("self", self);
         StridedView o = check.view("out", out);
         GroupNormKernel kernel = new GroupNormKernel(x, g, b, c, hxw, group, eps, o, mean, rstd);
-        return check.plan(kernel.workspaceBytes(), self.numel(), kernel);
+        return check.plan(kernel.workspaceBytes(), self.numel(), self.dtype(), kernel);
     }
 
     /**

@@ -114,7 +114,7 @@ public final class GroupNormBackward {
         StridedView gg = wantGamma ? check.view("gradGammaOut", gradGamma) : null;
         StridedView gb = wantBeta ? check.view("gradBetaOut", gradBeta) : null;
         if (total == 0) {
-            return check.plan(0, c, ws -> {
+            return check.plan(0, c, gradOut.dtype(), ws -> {
                 if (gg != null) {
                     gg.fill(0, c, 0f);
                 }
@@ -135,14 +135,14 @@ public final class GroupNormBackward {
             StridedView dy = GroupNorm.positionMajor(check, "gradOut", gradOut, dys, n, c, hxw);
             StridedView x = GroupNorm.positionMajor(check, "input", input, xs, n, c, hxw);
             StridedView gi = wantInput ? GroupNorm.positionMajor(check, "gradInput", gradInput, gis, n, c, hxw) : null;
-            return check.plan(GroupNormBackwardKernel.workspaceBytes(n, c), total,
+            return check.plan(GroupNormBackwardKernel.workspaceBytes(n, c), total, gradOut.dtype(),
                     new GroupNormBackwardChannelsLastKernel(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb));
         }
         StridedView dy = check.view("gradOut", gradOut);
         StridedView x = check.view("input", input);
         StridedView gi = wantInput ? check.view("gradInput", gradInput) : null;
         GroupNormBackwardKernel kernel = new GroupNormBackwardKernel(dy, x, mu, rs, gm, n, c, hxw, group, gi, gg, gb);
-        return check.plan(kernel.workspaceBytes(), total, kernel);
+        return check.plan(kernel.workspaceBytes(), total, gradOut.dtype(), kernel);
     }
 
     private static long product(long a, long b, long d) {

@@ -73,7 +73,7 @@ public final class NllLossBackward {
         StridedView tw = check.view("totalWeight", totalWeight);
         StridedView o = check.view("out", out);
         int mode = (int) reduction;
-        return check.plan(0, self.numel(),
+        return check.plan(0, self.numel(), self.dtype(),
                 new NllLossBackwardKernel(g, t, w, tw, rows, classes, mode, ignoreIndex, perRowGrad, o));
     }
 }

@@ -91,7 +91,7 @@ public final class Prelu {
         StridedView o = check.view("out", out, logical, oStrides);
         Kernel viaOut = viaOut(self, out, promoted, logical, x, w, o);
         if (viaOut != null) {
-            return check.plan(0, self.numel(), viaOut);
+            return check.plan(0, self.numel(), out.dtype(), viaOut);
         }
         StridedView[][] pieces = Tiling.pieces(logical, x, w, o);
         Kernel[] kernels = new Kernel[pieces.length];
@@ -99,7 +99,7 @@ public final class Prelu {
             StridedView[] p = pieces[i];
             kernels[i] = new PreluKernel(p[0], p[1], p[2], promoted);
         }
-        return check.plan(0, self.numel(), Kernel.inOrder(kernels));
+        return check.plan(0, self.numel(), out.dtype(), Kernel.inOrder(kernels));
     }
 
     /** Positions per sample at least for {@link #viaOut}: its in-place pass takes runs this long directly. */

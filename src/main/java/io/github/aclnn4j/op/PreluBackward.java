@@ -53,7 +53,7 @@ public final class PreluBackward {
         check.usable("gradOutput", gradOutput, "self", self, "weight", weight, "gradInput", gradInput);
         StridedView gw = check.view("gradWeight", gradWeight);
         if (self.isEmpty()) {
-            return check.plan(0, weights, ws -> gw.fill(0, weights, 0f));
+            return check.plan(0, weights, gradInput.dtype(), ws -> gw.fill(0, weights, 0f));
         }
         StridedView g = check.view("gradOutput", gradOutput, shape);
         StridedView x = check.view("self", self);
@@ -64,7 +64,7 @@ public final class PreluBackward {
         PreluBackwardKernel.Layout rows = PreluBackwardKernel.Layout.of(outer, channels, inner, weights);
         PreluBackwardKernel.Staged staged = PreluBackwardKernel.staged(g, x, w, gi, gw, shape, rows);
         if (staged != null) {
-            return check.plan(staged.workspaceBytes(), self.numel(), staged);
+            return check.plan(staged.workspaceBytes(), self.numel(), gradInput.dtype(), staged);
         }
         if (self.rank() >= 3 && channels > 1 && x.innermostDimension() == 1) {
             // NCHW views of NHWC memory: read as [N, H, W, C], channels innermost, as memory lies
@@ -76,6 +76,6 @@ public final class PreluBackward {
             inner = 1;
         }
         PreluBackwardKernel.Layout layout = PreluBackwardKernel.Layout.of(outer, channels, inner, weights);
-        return check.plan(layout.workspaceBytes(), self.numel(), new PreluBackwardKernel(g, x, w, gi, gw, layout));
+        return check.plan(layout.workspaceBytes(), self.numel(), gradInput.dtype(), new PreluBackwardKernel(g, x, w, gi, gw, layout));
     }
 }

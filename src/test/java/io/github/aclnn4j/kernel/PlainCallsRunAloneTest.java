@@ -2,6 +2,7 @@ package io.github.aclnn4j.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.aclnn4j.tensor.DType;
 import io.github.aclnn4j.testing.ChildJvm;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -34,7 +35,7 @@ class PlainCallsRunAloneTest {
                 Thread.onSpinWait();
             }
         };
-        boolean begun = Warmup.begin(Warmup.Family.PRELU_BACKWARD, Warmup.SMALL_CALL);
+        boolean begun = Warmup.begin(Warmup.Family.PRELU_BACKWARD, DType.FLOAT, Warmup.SMALL_CALL);
         long before = Parallel.workerRuns();
         try {
             Parallel.forEach(tasks, perTask, spin, MemorySegment.NULL);
@@ -55,7 +56,7 @@ class PlainCallsRunAloneTest {
             }
             spin.task(i, ws);
         };
-        boolean large = Warmup.begin(Warmup.Family.PRELU_BACKWARD, Warmup.SMALL_CALL + 1);
+        boolean large = Warmup.begin(Warmup.Family.PRELU_BACKWARD, DType.FLOAT, Warmup.SMALL_CALL + 1);
         before = Parallel.workerRuns();
         try {
             Parallel.forEach(tasks, perTask * 2, spinAndLook, MemorySegment.NULL);
