@@ -13,14 +13,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * runs 10–100 times slower than the plain-Java loop of the same kernel (every vector an object),
  * and a short program (a unit test, a C program through the native ABI) never gets past that. So a
  * call takes its plain-Java path while its operator's loops are cold ({@link BulkMath#current()},
- * rows instead of {@link DirectMath} loops; {@link #begin} and {@link #cold(Family, DType)}), and asks for
- * them: a daemon thread runs the loops asked for, an operator's for one dtype at a time (a
+ * rows instead of {@link DirectMath} loops; {@link #begin} and {@link #cold(Family, DType)}), and
+ * asks for them: a daemon thread runs the loops asked for, an operator's for one dtype at a time (a
  * {@linkplain Family unit}), on data of its own until its rounds stop getting faster, and from then
  * on those calls take the Vector API's loops. Only what calls need is warmed up (the strided views'
- * loops only once a call needs them): a program calling one operator in one dtype gets its loops about
- * two seconds after its first call (see {@link Family}) and keeps both cores afterwards. Large calls too take plain Java while
- * cold: a first call of 2^20 elements on the Vector API's loops took 1.0–2.7 s, the first ten
- * 2.8–5.1 s, against 0.35–0.5 and 0.43–0.71 s in plain Java (fresh JVMs, Zen 3). Small calls run
+ * loops only once a call needs them): a program calling one operator in one dtype gets its loops
+ * about two seconds after its first call (see {@link Family}) and keeps both cores afterwards.
+ * Large calls too take plain Java while cold: a first call of 2^20 elements on the Vector API's
+ * loops took 1.0–2.7 s, the first ten 2.8–5.1 s, against 0.35–0.5 and 0.43–0.71 s in plain Java
+ * (fresh JVMs, Zen 3). Small calls run
  * on the calling thread alone ({@link #plainCall}); larger ones are split across the compute
  * threads, whose loops follow the call's ({@link #enterCall}). Both paths give the same bits
  * (VectorFreeAgreementTest, ColdWarmAgreementTest), so a result never depends on when it was
@@ -49,7 +50,7 @@ public final class Warmup {
     /** A bit per unit a cold call has asked for, and the bits the warm-up has not taken up yet. */
     private static final AtomicInteger ASKED = new AtomicInteger();
     private static final AtomicInteger PENDING = new AtomicInteger();
-    /** Whether the warm-up thread runs (it ends when no asked family is left, and starts again when one is). */
+    /** Whether the warm-up thread runs (it ends when no asked unit is left, and starts again when one is). */
     private static final AtomicBoolean RUNNING = new AtomicBoolean();
     /** What ended the warm-up early, if anything did (a bug: tests look at it). */
     static volatile Throwable failure;
@@ -59,7 +60,7 @@ public final class Warmup {
      */
     public static final long SMALL_CALL = 1 << 16;
     /**
-     * [0]: the family bit of the call this thread runs while some loops are cold (a compute thread:
+     * [0]: the unit bit of the call this thread runs while some loops are cold (a compute thread:
      * of the call it helps with), or 0; [1]: 1 while that call is of at most {@link #SMALL_CALL}
      * elements.
      */
@@ -76,8 +77,8 @@ public final class Warmup {
      * Vector API loops (NLLLoss), always warm. An operator's loops are warmed up and switched on per
      * dtype, each unit with the rows' loops, which all dtypes share: a program calling in FLOAT
      * waits for FLOAT's direct loops, not for the 16-bit ones beside them (BCE with logits
-     * 2048×2048, fresh JVMs: its calls took the Vector API's loops 1.7–2.0 s after the first one,
-     * against 3.8–4.3 s when each family was warmed whole, with the layouts' loops).
+     * 2048×2048, fresh JVMs: its calls took the Vector API's loops 1.8–2.3 s after the first one,
+     * against 3.8–4.7 s when each family was warmed whole, with the layouts' loops).
      */
     public enum Family {
         BCE, BCE_BACKWARD, BCE_WITH_LOGITS, BCE_WITH_LOGITS_BACKWARD, PRELU, PRELU_BACKWARD, GROUP_NORM,
@@ -167,8 +168,8 @@ public final class Warmup {
     }
 
     /**
-     * 1 if the call this thread is running takes its plain-Java path (its family is cold), else 0:
-     * an index, not a branch, so that code compiled before a family warms does not
+     * 1 if the call this thread is running takes its plain-Java path (its unit is cold), else 0:
+     * an index, not a branch, so that code compiled before a unit warms does not
      * meet a branch it has never taken when it does (every kernel that inlined such a branch was
      * deoptimized at once).
      */
@@ -209,7 +210,7 @@ public final class Warmup {
         return fastest;
     }
 
-    /** Hands the families of {@code bits} not yet asked for to the warm-up, and starts its thread unless it runs. */
+    /** Hands the units of {@code bits} not yet asked for to the warm-up, and starts its thread unless it runs. */
     private static void ask(int bits) {
         int fresh = bits & ~getAndOr(ASKED, bits);
         if (fresh != 0) {
@@ -270,7 +271,7 @@ public final class Warmup {
         return (call[0] & ~warmBits) != 0 && call[1] != 0;
     }
 
-    /** The family bit of the call this thread runs, for the compute threads that help with it. */
+    /** The unit bit of the call this thread runs, for the compute threads that help with it. */
     static int callBits() {
         return CALL.get()[0];
     }
@@ -307,11 +308,11 @@ public final class Warmup {
     }
 
     /**
-     * The families calls have asked for, together, until their rounds stop getting faster; a family
+     * The units calls have asked for, together, until their rounds stop getting faster; a unit
      * asked for meanwhile joins them and the count starts again (a program's first calls ask for
-     * all its operators within a second). Then the thread ends. Families no call asks for stay
-     * cold: warming them would only take a core from the program (on two cores, a program calling
-     * one operator ran at half its rate until every family was warm).
+     * all its operators within a second). Then the thread ends. Units no call asks for stay cold:
+     * warming them would only take a core from the program (on two cores, a program calling one
+     * operator ran at half its rate until every operator's loops were warm).
      */
     private static void warmUp() {
         if (!ranBefore) {
@@ -338,9 +339,9 @@ public final class Warmup {
     }
 
     /**
-     * Rounds of the loops of the families of {@code batch}, at least MIN_ROUNDS, until STABLE_ROUNDS
-     * pass without a new fastest; families asked for meanwhile join, and the count starts again.
-     * Returns the families warmed.
+     * Rounds of the loops of the units of {@code batch}, at least MIN_ROUNDS, until STABLE_ROUNDS
+     * pass without a new fastest; units asked for meanwhile join, and the count starts again.
+     * Returns the units warmed.
      */
     private static int untilStable(Loops loops, int batch) {
         long fastest = Long.MAX_VALUE;
@@ -365,7 +366,7 @@ public final class Warmup {
         return batch;
     }
 
-    /** Every Vector API loop the kernels call, by family, on a block of data of its own. */
+    /** Every Vector API loop the kernels call, by unit, on a block of data of its own. */
     private static final class Loops {
         private final BulkMath bulk = BulkMath.fastest();
         private final DirectMath direct = DirectMath.INSTANCE;

@@ -74,7 +74,8 @@ public final class NllLoss {
         StridedView o = check.view("out", out);
         StridedView tw = check.view("totalWeightOut", totalWeightOut);
         if (self.isEmpty()) {
-            return mode == 0 ? check.noWork() : check.plan(0, 1, self.dtype(), ws -> NllLossKernel.reduceEmpty(mode, o, tw));
+            return mode == 0 ? check.noWork()
+                    : check.plan(0, 1, self.dtype(), ws -> NllLossKernel.reduceEmpty(mode, o, tw));
         }
         StridedView x = check.view("self", self);
         StridedView t = check.view("target", target);

@@ -76,6 +76,7 @@ public final class PreluBackward {
             inner = 1;
         }
         PreluBackwardKernel.Layout layout = PreluBackwardKernel.Layout.of(outer, channels, inner, weights);
-        return check.plan(layout.workspaceBytes(), self.numel(), gradInput.dtype(), new PreluBackwardKernel(g, x, w, gi, gw, layout));
+        return check.plan(layout.workspaceBytes(), self.numel(), gradInput.dtype(),
+                new PreluBackwardKernel(g, x, w, gi, gw, layout));
     }
 }
