@@ -17,11 +17,13 @@ import jdk.incubator.vector.VectorSpecies;
  * three times as long (0.25 against 0.77 ns per element in cache, a `/tmp` harness). Used by
  * {@link VectorBulkMath} only, which exists where the preferred vectors have 256 bits or more.
  *
- * <p>The butterfly is written out three times: floats array to array ({@link #block}), floats into
- * memory ({@code blockInto(float[]…)}) and 16-bit values into memory ({@code blockInto(short[]…)}).
- * Eight vectors cannot leave a method without being boxed unless C2 inlines it, which it did not
- * for a shared helper here (the BFLOAT16 store through one ran 2.5× slower), and one memory kind
- * per method keeps C2's view of its stores exact. A fourth variant should come from a generator.
+ * <p>The butterfly is one method per element type and memory kind: floats array to array
+ * ({@link #block}), floats into memory ({@code blockInto(float[]…)}), 16-bit values into memory
+ * from an array ({@code blockInto(short[]…)}) and from memory ({@code blockBetween}). Eight vectors
+ * cannot leave a method without being boxed unless C2 inlines it, which it did not for a shared
+ * helper here (the BFLOAT16 store through one ran 2.5× slower), and one memory kind per method
+ * keeps C2's view of its loads and stores exact. So the four are generated from one template by
+ * {@code tools/kernels/generate_block_transposes.py}, at the end of the class.
  */
 final class BlockTranspose {
     private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
@@ -116,42 +118,6 @@ final class BlockTranspose {
         }
     }
 
-    /** {@link #block} with its columns stored to memory runs {@code colStride} bytes apart (see the class comment). */
-    private static void blockInto(float[] src, int from, int rowStride, MemorySegment seg, long to, long colStride) {
-        FloatVector r0 = FloatVector.fromArray(F8, src, from);
-        FloatVector r1 = FloatVector.fromArray(F8, src, from + rowStride);
-        FloatVector r2 = FloatVector.fromArray(F8, src, from + 2 * rowStride);
-        FloatVector r3 = FloatVector.fromArray(F8, src, from + 3 * rowStride);
-        FloatVector r4 = FloatVector.fromArray(F8, src, from + 4 * rowStride);
-        FloatVector r5 = FloatVector.fromArray(F8, src, from + 5 * rowStride);
-        FloatVector r6 = FloatVector.fromArray(F8, src, from + 6 * rowStride);
-        FloatVector r7 = FloatVector.fromArray(F8, src, from + 7 * rowStride);
-        FloatVector a0 = r0.blend(r4.rearrange(SWAP4), HIGH4);
-        FloatVector a4 = r0.rearrange(SWAP4).blend(r4, HIGH4);
-        FloatVector a1 = r1.blend(r5.rearrange(SWAP4), HIGH4);
-        FloatVector a5 = r1.rearrange(SWAP4).blend(r5, HIGH4);
-        FloatVector a2 = r2.blend(r6.rearrange(SWAP4), HIGH4);
-        FloatVector a6 = r2.rearrange(SWAP4).blend(r6, HIGH4);
-        FloatVector a3 = r3.blend(r7.rearrange(SWAP4), HIGH4);
-        FloatVector a7 = r3.rearrange(SWAP4).blend(r7, HIGH4);
-        FloatVector b0 = a0.blend(a2.rearrange(SWAP2), HIGH2);
-        FloatVector b2 = a0.rearrange(SWAP2).blend(a2, HIGH2);
-        FloatVector b1 = a1.blend(a3.rearrange(SWAP2), HIGH2);
-        FloatVector b3 = a1.rearrange(SWAP2).blend(a3, HIGH2);
-        FloatVector b4 = a4.blend(a6.rearrange(SWAP2), HIGH2);
-        FloatVector b6 = a4.rearrange(SWAP2).blend(a6, HIGH2);
-        FloatVector b5 = a5.blend(a7.rearrange(SWAP2), HIGH2);
-        FloatVector b7 = a5.rearrange(SWAP2).blend(a7, HIGH2);
-        b0.blend(b1.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to, VectorLanes.ORDER);
-        b0.rearrange(SWAP1).blend(b1, HIGH1).intoMemorySegment(seg, to + colStride, VectorLanes.ORDER);
-        b2.blend(b3.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 2 * colStride, VectorLanes.ORDER);
-        b2.rearrange(SWAP1).blend(b3, HIGH1).intoMemorySegment(seg, to + 3 * colStride, VectorLanes.ORDER);
-        b4.blend(b5.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 4 * colStride, VectorLanes.ORDER);
-        b4.rearrange(SWAP1).blend(b5, HIGH1).intoMemorySegment(seg, to + 5 * colStride, VectorLanes.ORDER);
-        b6.blend(b7.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 6 * colStride, VectorLanes.ORDER);
-        b6.rearrange(SWAP1).blend(b7, HIGH1).intoMemorySegment(seg, to + 7 * colStride, VectorLanes.ORDER);
-    }
-
     /**
      * {@link #transposeInto} for 16-bit values (BFLOAT16 already rounded, {@link
      * VectorBulkMath#storeBf16Panel}): {@code src} holds {@code rows} rows of {@code cols} values end
@@ -208,44 +174,88 @@ final class BlockTranspose {
         }
     }
 
-    /**
-     * {@link #blockInto} for 16-bit values from memory: the same butterfly, kept apart from the
-     * array loads' so that each method's loads have one kind of source.
-     */
-    private static void blockBetween(MemorySegment src, long from, long rowStride, MemorySegment seg, long to,
-            long colStride) {
-        ShortVector r0 = ShortVector.fromMemorySegment(S8, src, from, VectorLanes.ORDER);
-        ShortVector r1 = ShortVector.fromMemorySegment(S8, src, from + rowStride, VectorLanes.ORDER);
-        ShortVector r2 = ShortVector.fromMemorySegment(S8, src, from + 2 * rowStride, VectorLanes.ORDER);
-        ShortVector r3 = ShortVector.fromMemorySegment(S8, src, from + 3 * rowStride, VectorLanes.ORDER);
-        ShortVector r4 = ShortVector.fromMemorySegment(S8, src, from + 4 * rowStride, VectorLanes.ORDER);
-        ShortVector r5 = ShortVector.fromMemorySegment(S8, src, from + 5 * rowStride, VectorLanes.ORDER);
-        ShortVector r6 = ShortVector.fromMemorySegment(S8, src, from + 6 * rowStride, VectorLanes.ORDER);
-        ShortVector r7 = ShortVector.fromMemorySegment(S8, src, from + 7 * rowStride, VectorLanes.ORDER);
-        ShortVector a0 = r0.blend(r4.rearrange(SWAP4_S), HIGH4_S);
-        ShortVector a4 = r0.rearrange(SWAP4_S).blend(r4, HIGH4_S);
-        ShortVector a1 = r1.blend(r5.rearrange(SWAP4_S), HIGH4_S);
-        ShortVector a5 = r1.rearrange(SWAP4_S).blend(r5, HIGH4_S);
-        ShortVector a2 = r2.blend(r6.rearrange(SWAP4_S), HIGH4_S);
-        ShortVector a6 = r2.rearrange(SWAP4_S).blend(r6, HIGH4_S);
-        ShortVector a3 = r3.blend(r7.rearrange(SWAP4_S), HIGH4_S);
-        ShortVector a7 = r3.rearrange(SWAP4_S).blend(r7, HIGH4_S);
-        ShortVector b0 = a0.blend(a2.rearrange(SWAP2_S), HIGH2_S);
-        ShortVector b2 = a0.rearrange(SWAP2_S).blend(a2, HIGH2_S);
-        ShortVector b1 = a1.blend(a3.rearrange(SWAP2_S), HIGH2_S);
-        ShortVector b3 = a1.rearrange(SWAP2_S).blend(a3, HIGH2_S);
-        ShortVector b4 = a4.blend(a6.rearrange(SWAP2_S), HIGH2_S);
-        ShortVector b6 = a4.rearrange(SWAP2_S).blend(a6, HIGH2_S);
-        ShortVector b5 = a5.blend(a7.rearrange(SWAP2_S), HIGH2_S);
-        ShortVector b7 = a5.rearrange(SWAP2_S).blend(a7, HIGH2_S);
-        b0.blend(b1.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to, VectorLanes.ORDER);
-        b0.rearrange(SWAP1_S).blend(b1, HIGH1_S).intoMemorySegment(seg, to + colStride, VectorLanes.ORDER);
-        b2.blend(b3.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to + 2 * colStride, VectorLanes.ORDER);
-        b2.rearrange(SWAP1_S).blend(b3, HIGH1_S).intoMemorySegment(seg, to + 3 * colStride, VectorLanes.ORDER);
-        b4.blend(b5.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to + 4 * colStride, VectorLanes.ORDER);
-        b4.rearrange(SWAP1_S).blend(b5, HIGH1_S).intoMemorySegment(seg, to + 5 * colStride, VectorLanes.ORDER);
-        b6.blend(b7.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to + 6 * colStride, VectorLanes.ORDER);
-        b6.rearrange(SWAP1_S).blend(b7, HIGH1_S).intoMemorySegment(seg, to + 7 * colStride, VectorLanes.ORDER);
+    /** The elements of rows {@code [r0, r1)} and columns {@code [c0, c1)}, one by one. */
+    private static void oneByOne(float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride, int r0,
+            int r1, int c0, int c1) {
+        for (int r = r0; r < r1; r++) {
+            for (int c = c0; c < c1; c++) {
+                dst[dstAt + c * dstStride + r] = src[srcAt + r * srcStride + c];
+            }
+        }
+    }
+
+    // Generated by tools/kernels/generate_block_transposes.py: do not edit. The butterflies, one method per element type,
+    // source and destination kind.
+    /** One 8×8 block: rows {@code rowStride} apart from {@code from}, its columns to rows {@code colStride} apart. */
+    private static void block(float[] src, int from, int rowStride, float[] dst, int to, int colStride) {
+        FloatVector r0 = FloatVector.fromArray(F8, src, from);
+        FloatVector r1 = FloatVector.fromArray(F8, src, from + rowStride);
+        FloatVector r2 = FloatVector.fromArray(F8, src, from + 2 * rowStride);
+        FloatVector r3 = FloatVector.fromArray(F8, src, from + 3 * rowStride);
+        FloatVector r4 = FloatVector.fromArray(F8, src, from + 4 * rowStride);
+        FloatVector r5 = FloatVector.fromArray(F8, src, from + 5 * rowStride);
+        FloatVector r6 = FloatVector.fromArray(F8, src, from + 6 * rowStride);
+        FloatVector r7 = FloatVector.fromArray(F8, src, from + 7 * rowStride);
+        FloatVector a0 = r0.blend(r4.rearrange(SWAP4), HIGH4);
+        FloatVector a4 = r0.rearrange(SWAP4).blend(r4, HIGH4);
+        FloatVector a1 = r1.blend(r5.rearrange(SWAP4), HIGH4);
+        FloatVector a5 = r1.rearrange(SWAP4).blend(r5, HIGH4);
+        FloatVector a2 = r2.blend(r6.rearrange(SWAP4), HIGH4);
+        FloatVector a6 = r2.rearrange(SWAP4).blend(r6, HIGH4);
+        FloatVector a3 = r3.blend(r7.rearrange(SWAP4), HIGH4);
+        FloatVector a7 = r3.rearrange(SWAP4).blend(r7, HIGH4);
+        FloatVector b0 = a0.blend(a2.rearrange(SWAP2), HIGH2);
+        FloatVector b2 = a0.rearrange(SWAP2).blend(a2, HIGH2);
+        FloatVector b1 = a1.blend(a3.rearrange(SWAP2), HIGH2);
+        FloatVector b3 = a1.rearrange(SWAP2).blend(a3, HIGH2);
+        FloatVector b4 = a4.blend(a6.rearrange(SWAP2), HIGH2);
+        FloatVector b6 = a4.rearrange(SWAP2).blend(a6, HIGH2);
+        FloatVector b5 = a5.blend(a7.rearrange(SWAP2), HIGH2);
+        FloatVector b7 = a5.rearrange(SWAP2).blend(a7, HIGH2);
+        b0.blend(b1.rearrange(SWAP1), HIGH1).intoArray(dst, to);
+        b0.rearrange(SWAP1).blend(b1, HIGH1).intoArray(dst, to + colStride);
+        b2.blend(b3.rearrange(SWAP1), HIGH1).intoArray(dst, to + 2 * colStride);
+        b2.rearrange(SWAP1).blend(b3, HIGH1).intoArray(dst, to + 3 * colStride);
+        b4.blend(b5.rearrange(SWAP1), HIGH1).intoArray(dst, to + 4 * colStride);
+        b4.rearrange(SWAP1).blend(b5, HIGH1).intoArray(dst, to + 5 * colStride);
+        b6.blend(b7.rearrange(SWAP1), HIGH1).intoArray(dst, to + 6 * colStride);
+        b6.rearrange(SWAP1).blend(b7, HIGH1).intoArray(dst, to + 7 * colStride);
+    }
+
+    /** {@link #block} with its columns stored to memory runs {@code colStride} bytes apart (see the class comment). */
+    private static void blockInto(float[] src, int from, int rowStride, MemorySegment seg, long to, long colStride) {
+        FloatVector r0 = FloatVector.fromArray(F8, src, from);
+        FloatVector r1 = FloatVector.fromArray(F8, src, from + rowStride);
+        FloatVector r2 = FloatVector.fromArray(F8, src, from + 2 * rowStride);
+        FloatVector r3 = FloatVector.fromArray(F8, src, from + 3 * rowStride);
+        FloatVector r4 = FloatVector.fromArray(F8, src, from + 4 * rowStride);
+        FloatVector r5 = FloatVector.fromArray(F8, src, from + 5 * rowStride);
+        FloatVector r6 = FloatVector.fromArray(F8, src, from + 6 * rowStride);
+        FloatVector r7 = FloatVector.fromArray(F8, src, from + 7 * rowStride);
+        FloatVector a0 = r0.blend(r4.rearrange(SWAP4), HIGH4);
+        FloatVector a4 = r0.rearrange(SWAP4).blend(r4, HIGH4);
+        FloatVector a1 = r1.blend(r5.rearrange(SWAP4), HIGH4);
+        FloatVector a5 = r1.rearrange(SWAP4).blend(r5, HIGH4);
+        FloatVector a2 = r2.blend(r6.rearrange(SWAP4), HIGH4);
+        FloatVector a6 = r2.rearrange(SWAP4).blend(r6, HIGH4);
+        FloatVector a3 = r3.blend(r7.rearrange(SWAP4), HIGH4);
+        FloatVector a7 = r3.rearrange(SWAP4).blend(r7, HIGH4);
+        FloatVector b0 = a0.blend(a2.rearrange(SWAP2), HIGH2);
+        FloatVector b2 = a0.rearrange(SWAP2).blend(a2, HIGH2);
+        FloatVector b1 = a1.blend(a3.rearrange(SWAP2), HIGH2);
+        FloatVector b3 = a1.rearrange(SWAP2).blend(a3, HIGH2);
+        FloatVector b4 = a4.blend(a6.rearrange(SWAP2), HIGH2);
+        FloatVector b6 = a4.rearrange(SWAP2).blend(a6, HIGH2);
+        FloatVector b5 = a5.blend(a7.rearrange(SWAP2), HIGH2);
+        FloatVector b7 = a5.rearrange(SWAP2).blend(a7, HIGH2);
+        b0.blend(b1.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to, VectorLanes.ORDER);
+        b0.rearrange(SWAP1).blend(b1, HIGH1).intoMemorySegment(seg, to + colStride, VectorLanes.ORDER);
+        b2.blend(b3.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 2 * colStride, VectorLanes.ORDER);
+        b2.rearrange(SWAP1).blend(b3, HIGH1).intoMemorySegment(seg, to + 3 * colStride, VectorLanes.ORDER);
+        b4.blend(b5.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 4 * colStride, VectorLanes.ORDER);
+        b4.rearrange(SWAP1).blend(b5, HIGH1).intoMemorySegment(seg, to + 5 * colStride, VectorLanes.ORDER);
+        b6.blend(b7.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 6 * colStride, VectorLanes.ORDER);
+        b6.rearrange(SWAP1).blend(b7, HIGH1).intoMemorySegment(seg, to + 7 * colStride, VectorLanes.ORDER);
     }
 
     /** {@link #blockInto} for an 8×8 block of 16-bit values, in 128-bit registers. */
@@ -284,49 +294,43 @@ final class BlockTranspose {
         b6.rearrange(SWAP1_S).blend(b7, HIGH1_S).intoMemorySegment(seg, to + 7 * colStride, VectorLanes.ORDER);
     }
 
-    /** The elements of rows {@code [r0, r1)} and columns {@code [c0, c1)}, one by one. */
-    private static void oneByOne(float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride, int r0,
-            int r1, int c0, int c1) {
-        for (int r = r0; r < r1; r++) {
-            for (int c = c0; c < c1; c++) {
-                dst[dstAt + c * dstStride + r] = src[srcAt + r * srcStride + c];
-            }
-        }
-    }
-
-    /** One 8×8 block: rows {@code rowStride} apart from {@code from}, its columns to rows {@code colStride} apart. */
-    private static void block(float[] src, int from, int rowStride, float[] dst, int to, int colStride) {
-        FloatVector r0 = FloatVector.fromArray(F8, src, from);
-        FloatVector r1 = FloatVector.fromArray(F8, src, from + rowStride);
-        FloatVector r2 = FloatVector.fromArray(F8, src, from + 2 * rowStride);
-        FloatVector r3 = FloatVector.fromArray(F8, src, from + 3 * rowStride);
-        FloatVector r4 = FloatVector.fromArray(F8, src, from + 4 * rowStride);
-        FloatVector r5 = FloatVector.fromArray(F8, src, from + 5 * rowStride);
-        FloatVector r6 = FloatVector.fromArray(F8, src, from + 6 * rowStride);
-        FloatVector r7 = FloatVector.fromArray(F8, src, from + 7 * rowStride);
-        FloatVector a0 = r0.blend(r4.rearrange(SWAP4), HIGH4);
-        FloatVector a4 = r0.rearrange(SWAP4).blend(r4, HIGH4);
-        FloatVector a1 = r1.blend(r5.rearrange(SWAP4), HIGH4);
-        FloatVector a5 = r1.rearrange(SWAP4).blend(r5, HIGH4);
-        FloatVector a2 = r2.blend(r6.rearrange(SWAP4), HIGH4);
-        FloatVector a6 = r2.rearrange(SWAP4).blend(r6, HIGH4);
-        FloatVector a3 = r3.blend(r7.rearrange(SWAP4), HIGH4);
-        FloatVector a7 = r3.rearrange(SWAP4).blend(r7, HIGH4);
-        FloatVector b0 = a0.blend(a2.rearrange(SWAP2), HIGH2);
-        FloatVector b2 = a0.rearrange(SWAP2).blend(a2, HIGH2);
-        FloatVector b1 = a1.blend(a3.rearrange(SWAP2), HIGH2);
-        FloatVector b3 = a1.rearrange(SWAP2).blend(a3, HIGH2);
-        FloatVector b4 = a4.blend(a6.rearrange(SWAP2), HIGH2);
-        FloatVector b6 = a4.rearrange(SWAP2).blend(a6, HIGH2);
-        FloatVector b5 = a5.blend(a7.rearrange(SWAP2), HIGH2);
-        FloatVector b7 = a5.rearrange(SWAP2).blend(a7, HIGH2);
-        b0.blend(b1.rearrange(SWAP1), HIGH1).intoArray(dst, to);
-        b0.rearrange(SWAP1).blend(b1, HIGH1).intoArray(dst, to + colStride);
-        b2.blend(b3.rearrange(SWAP1), HIGH1).intoArray(dst, to + 2 * colStride);
-        b2.rearrange(SWAP1).blend(b3, HIGH1).intoArray(dst, to + 3 * colStride);
-        b4.blend(b5.rearrange(SWAP1), HIGH1).intoArray(dst, to + 4 * colStride);
-        b4.rearrange(SWAP1).blend(b5, HIGH1).intoArray(dst, to + 5 * colStride);
-        b6.blend(b7.rearrange(SWAP1), HIGH1).intoArray(dst, to + 6 * colStride);
-        b6.rearrange(SWAP1).blend(b7, HIGH1).intoArray(dst, to + 7 * colStride);
+    /**
+     * {@link #blockInto} for 16-bit values from memory: the same butterfly, kept apart from the array loads' so that
+     * each method's loads have one kind of source.
+     */
+    private static void blockBetween(MemorySegment src, long from, long rowStride, MemorySegment seg, long to,
+            long colStride) {
+        ShortVector r0 = ShortVector.fromMemorySegment(S8, src, from, VectorLanes.ORDER);
+        ShortVector r1 = ShortVector.fromMemorySegment(S8, src, from + rowStride, VectorLanes.ORDER);
+        ShortVector r2 = ShortVector.fromMemorySegment(S8, src, from + 2 * rowStride, VectorLanes.ORDER);
+        ShortVector r3 = ShortVector.fromMemorySegment(S8, src, from + 3 * rowStride, VectorLanes.ORDER);
+        ShortVector r4 = ShortVector.fromMemorySegment(S8, src, from + 4 * rowStride, VectorLanes.ORDER);
+        ShortVector r5 = ShortVector.fromMemorySegment(S8, src, from + 5 * rowStride, VectorLanes.ORDER);
+        ShortVector r6 = ShortVector.fromMemorySegment(S8, src, from + 6 * rowStride, VectorLanes.ORDER);
+        ShortVector r7 = ShortVector.fromMemorySegment(S8, src, from + 7 * rowStride, VectorLanes.ORDER);
+        ShortVector a0 = r0.blend(r4.rearrange(SWAP4_S), HIGH4_S);
+        ShortVector a4 = r0.rearrange(SWAP4_S).blend(r4, HIGH4_S);
+        ShortVector a1 = r1.blend(r5.rearrange(SWAP4_S), HIGH4_S);
+        ShortVector a5 = r1.rearrange(SWAP4_S).blend(r5, HIGH4_S);
+        ShortVector a2 = r2.blend(r6.rearrange(SWAP4_S), HIGH4_S);
+        ShortVector a6 = r2.rearrange(SWAP4_S).blend(r6, HIGH4_S);
+        ShortVector a3 = r3.blend(r7.rearrange(SWAP4_S), HIGH4_S);
+        ShortVector a7 = r3.rearrange(SWAP4_S).blend(r7, HIGH4_S);
+        ShortVector b0 = a0.blend(a2.rearrange(SWAP2_S), HIGH2_S);
+        ShortVector b2 = a0.rearrange(SWAP2_S).blend(a2, HIGH2_S);
+        ShortVector b1 = a1.blend(a3.rearrange(SWAP2_S), HIGH2_S);
+        ShortVector b3 = a1.rearrange(SWAP2_S).blend(a3, HIGH2_S);
+        ShortVector b4 = a4.blend(a6.rearrange(SWAP2_S), HIGH2_S);
+        ShortVector b6 = a4.rearrange(SWAP2_S).blend(a6, HIGH2_S);
+        ShortVector b5 = a5.blend(a7.rearrange(SWAP2_S), HIGH2_S);
+        ShortVector b7 = a5.rearrange(SWAP2_S).blend(a7, HIGH2_S);
+        b0.blend(b1.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to, VectorLanes.ORDER);
+        b0.rearrange(SWAP1_S).blend(b1, HIGH1_S).intoMemorySegment(seg, to + colStride, VectorLanes.ORDER);
+        b2.blend(b3.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to + 2 * colStride, VectorLanes.ORDER);
+        b2.rearrange(SWAP1_S).blend(b3, HIGH1_S).intoMemorySegment(seg, to + 3 * colStride, VectorLanes.ORDER);
+        b4.blend(b5.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to + 4 * colStride, VectorLanes.ORDER);
+        b4.rearrange(SWAP1_S).blend(b5, HIGH1_S).intoMemorySegment(seg, to + 5 * colStride, VectorLanes.ORDER);
+        b6.blend(b7.rearrange(SWAP1_S), HIGH1_S).intoMemorySegment(seg, to + 6 * colStride, VectorLanes.ORDER);
+        b6.rearrange(SWAP1_S).blend(b7, HIGH1_S).intoMemorySegment(seg, to + 7 * colStride, VectorLanes.ORDER);
     }
 }
