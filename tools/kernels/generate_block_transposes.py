@@ -45,6 +45,12 @@ VARIANTS = [
         "type": FLOAT, "load": ARRAY_LOAD, "store": MEMORY_STORE,
     },
     {
+        "doc": "{@link #blockInto} for floats from memory.",
+        "signature": "blockBetweenFloats(MemorySegment src, long from, long rowStride, MemorySegment seg, long to,"
+                     " long colStride)",
+        "type": FLOAT, "load": MEMORY_LOAD, "store": MEMORY_STORE,
+    },
+    {
         "doc": "{@link #blockInto} for an 8×8 block of 16-bit values, in 128-bit registers.",
         "signature": "blockInto(short[] src, int from, int rowStride, MemorySegment seg, long to, long colStride)",
         "type": SHORT, "load": ARRAY_LOAD, "store": MEMORY_STORE,

@@ -40,6 +40,8 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
     private final boolean direct;
     /** Whether gradInput is written in place by the direct loops. */
     private final boolean outInPlace;
+    /** gradInput as a dense channels-first view, where it is one: stretches transposed straight into it. */
+    private final StridedView nchw;
 
     /**
      * The kernel of one plan, made by phase 1.
@@ -64,6 +66,9 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
         this.gradGamma = gradGamma;
         this.gradBeta = gradBeta;
         outInPlace = gradInput == null || DirectOperands.dense(gradInput, DType.FLOAT);
+        StridedView channelsFirst = gradInput == null ? null : gradInput.permute(0, 2, 1);
+        nchw = !outInPlace && Warmup.vectors() && channelsFirst != null
+                && DirectOperands.dense(channelsFirst, DType.FLOAT) ? channelsFirst : null;
         direct = DirectOperands.supported(Warmup.Family.GROUP_NORM_BACKWARD, DType.FLOAT)
                 && DirectOperands.dense(dy, DType.FLOAT)
                 && DirectOperands.dense(x, DType.FLOAT)
@@ -163,7 +168,13 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
             long at = first + p * c;
             DirectOperands.math().channelAffinePairs(DType.FLOAT, dy.segment(), dy.denseOffset(at), x.segment(),
                     x.denseOffset(at), n, c, ca, cb, bias, s.outputRun, 0);
-            DirectOperands.scatterRun(s.outputRun, s.groupA, gradInput, at, n * c);
+            if (nchw != null) {
+                long sample = first / (hxw * c);
+                BlockTranspose.transposeFloatsBetween(s.outputRun, 0, 4L * c, n, c, nchw.segment(),
+                        nchw.denseOffset(sample * c * hxw + p), 4L * hxw);
+            } else {
+                DirectOperands.scatterRun(s.outputRun, s.groupA, gradInput, at, n * c);
+            }
         }
     }
 }

@@ -75,6 +75,19 @@ public final class GroupNormBackwardCase {
      * elements, beyond those the kernel reads only once.
      */
     public static long[][] runChannelsLast(long seed, boolean gradInputChannelsLast, boolean large) {
+        return runChannelsLast(seed, gradInputChannelsLast, large, null);
+    }
+
+    /**
+     * A large FLOAT case into a contiguous gradInput: NHWC inputs, NCHW output, samples written a
+     * stretch of positions at a time (the direct loops' staged path once they are warm).
+     */
+    public static long[][] runChannelsLastFloatIntoNchw(long seed) {
+        return runChannelsLast(seed, false, true, StoredType.FLOAT);
+    }
+
+    private static long[][] runChannelsLast(long seed, boolean gradInputChannelsLast, boolean large,
+            StoredType forced) {
         try (CaseContext ctx = new CaseContext("aclnnGroupNormBackward channels-last", seed)) {
             CaseRandom r = ctx.random;
             int group = r.nextInt(1, 5);
@@ -83,7 +96,8 @@ public final class GroupNormBackwardCase {
             long[] shape = large ? new long[] {n, c, r.nextInt(150, 200), r.nextInt(150, 200)}
                     : new long[] {n, c, r.nextInt(1, 12), r.nextInt(2, 12)};
             int hxw = (int) (shape[2] * shape[3]);
-            StoredType type = r.floatType();
+            StoredType drawn = r.floatType();
+            StoredType type = forced != null ? forced : drawn;
             boolean hasGamma = r.nextBoolean();
             boolean[] mask = {true, r.nextBoolean(), r.nextBoolean()};
             ctx.note("shape", Arrays.toString(shape));
