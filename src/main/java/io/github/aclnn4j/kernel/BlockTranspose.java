@@ -18,12 +18,13 @@ import jdk.incubator.vector.VectorSpecies;
  * {@link VectorBulkMath} only, which exists where the preferred vectors have 256 bits or more.
  *
  * <p>The butterfly is one method per element type and memory kind: floats array to array
- * ({@link #block}), floats into memory ({@code blockInto(float[]…)}), 16-bit values into memory
- * from an array ({@code blockInto(short[]…)}) and from memory ({@code blockBetween}). Eight vectors
- * cannot leave a method without being boxed unless C2 inlines it, which it did not for a shared
- * helper here (the BFLOAT16 store through one ran 2.5× slower), and one memory kind per method
- * keeps C2's view of its loads and stores exact. So the four are generated from one template by
- * {@code tools/kernels/generate_block_transposes.py}, at the end of the class.
+ * ({@link #block}), floats into memory from an array ({@code blockInto(float[]…)}) and from memory
+ * ({@code blockBetweenFloats}), 16-bit values into memory from an array ({@code blockInto(short[]…)})
+ * and from memory ({@code blockBetween}). Eight vectors cannot leave a method without being boxed
+ * unless C2 inlines it, which it did not for a shared helper here (the BFLOAT16 store through one
+ * ran 2.5× slower), and one memory kind per method keeps C2's view of its loads and stores exact. So
+ * the five are generated from one template by {@code tools/kernels/generate_block_transposes.py},
+ * at the end of the class.
  */
 final class BlockTranspose {
     private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
