@@ -1,7 +1,5 @@
 package io.github.aclnn4j.bench;
 
-import io.github.aclnn4j.acl.Acl;
-import io.github.aclnn4j.acl.AclRt;
 import io.github.aclnn4j.acl.AclrtStream;
 
 /**
@@ -20,10 +18,7 @@ public final class ColdStart {
         if (args.length != 1) {
             throw new IllegalArgumentException("usage: ColdStart 'LINE OF bench/usage.txt'");
         }
-        check(Acl.init(null), "aclInit");
-        check(AclRt.setDevice(0), "aclrtSetDevice");
-        AclrtStream stream = new AclrtStream();
-        check(AclRt.createStream(stream), "aclrtCreateStream");
+        AclrtStream stream = UsageCall.startRuntime();
         StringBuilder times = new StringBuilder();
         try (UsageCall call = new UsageCall(0, args[0]).make()) {
             for (int calls = 1; calls <= 1000; calls++) {
@@ -34,11 +29,5 @@ public final class ColdStart {
             }
         }
         System.out.println(times.toString().strip());
-    }
-
-    private static void check(int status, String what) {
-        if (status != 0) {
-            throw new IllegalStateException(what + " returned " + status + ": " + Acl.getRecentErrMsg());
-        }
     }
 }

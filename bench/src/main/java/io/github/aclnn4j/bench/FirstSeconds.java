@@ -1,7 +1,5 @@
 package io.github.aclnn4j.bench;
 
-import io.github.aclnn4j.acl.Acl;
-import io.github.aclnn4j.acl.AclRt;
 import io.github.aclnn4j.acl.AclrtStream;
 import java.util.Arrays;
 import java.util.Locale;
@@ -26,10 +24,7 @@ public final class FirstSeconds {
         if (calls < 25) {
             throw new IllegalArgumentException("at least 25 calls: the steady speed is the last twenty's");
         }
-        check(Acl.init(null), "aclInit");
-        check(AclRt.setDevice(0), "aclrtSetDevice");
-        AclrtStream stream = new AclrtStream();
-        check(AclRt.createStream(stream), "aclrtCreateStream");
+        AclrtStream stream = UsageCall.startRuntime();
         double[] ms = new double[calls];
         try (UsageCall call = new UsageCall(0, args[0]).make()) {
             for (int i = 0; i < calls; i++) {
@@ -64,12 +59,6 @@ public final class FirstSeconds {
                 all.append(String.format(Locale.ROOT, "%.2f ", t));
             }
             System.out.println(all.toString().strip());
-        }
-    }
-
-    private static void check(int status, String what) {
-        if (status != 0) {
-            throw new IllegalStateException(what + " returned " + status + ": " + Acl.getRecentErrMsg());
         }
     }
 }

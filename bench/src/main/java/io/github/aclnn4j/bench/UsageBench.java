@@ -1,7 +1,5 @@
 package io.github.aclnn4j.bench;
 
-import io.github.aclnn4j.acl.Acl;
-import io.github.aclnn4j.acl.AclRt;
 import io.github.aclnn4j.acl.AclrtStream;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -69,10 +67,7 @@ public final class UsageBench {
                 results.add(new Result(new UsageCall(i + 1, line)));
             }
         }
-        check(Acl.init(null), "aclInit");
-        check(AclRt.setDevice(0), "aclrtSetDevice");
-        AclrtStream stream = new AclrtStream();
-        check(AclRt.createStream(stream), "aclrtCreateStream");
+        AclrtStream stream = UsageCall.startRuntime();
 
         for (int pass = 0; pass < 2; pass++) {
             for (Result r : results) {
@@ -219,11 +214,5 @@ public final class UsageBench {
             }
         }
         return rows;
-    }
-
-    private static void check(int status, String what) {
-        if (status != 0) {
-            throw new IllegalStateException(what + " returned " + status + ": " + Acl.getRecentErrMsg());
-        }
     }
 }

@@ -254,6 +254,24 @@ final class UsageCall implements AutoCloseable {
     }
 
     /**
+     * The runtime as a program sets it up before its first call: aclInit, device 0, and a stream,
+     * returned; fails with the runtime's message.
+     */
+    static AclrtStream startRuntime() {
+        started(Acl.init(null), "aclInit");
+        started(AclRt.setDevice(0), "aclrtSetDevice");
+        AclrtStream stream = new AclrtStream();
+        started(AclRt.createStream(stream), "aclrtCreateStream");
+        return stream;
+    }
+
+    private static void started(int status, String what) {
+        if (status != 0) {
+            throw new IllegalStateException(what + " returned " + status + ": " + Acl.getRecentErrMsg());
+        }
+    }
+
+    /**
      * A call of {@code text} (usage.txt's syntax) made on a stream of its own, as one runnable call
      * (for {@link InProcessAb}: aclInit and the device come first).
      */
