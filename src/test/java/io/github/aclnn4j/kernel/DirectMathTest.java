@@ -126,6 +126,15 @@ class DirectMathTest {
         }
     }
 
+    /** Σ|v|: the scale a sum of {@code v}'s terms is compared at. */
+    private static double magnitude(float[] v) {
+        double magnitude = 0;
+        for (float term : v) {
+            magnitude += Math.abs(term);
+        }
+        return magnitude;
+    }
+
     private static void assertSum(double expected, double actual, double magnitude, String what) {
         if (Double.isNaN(expected)) {
             assertEquals(expected, actual, what);
@@ -256,11 +265,7 @@ class DirectMathTest {
             float[] rows = x.clone();
             double rowSum = BulkMath.fastest().bceWithLogits(rows, y, w, pw, N);
             assertElementwise(dt, rows, out, 6, "BCE with logits");
-            double magnitude = 0;
-            for (float loss : rows) {
-                magnitude += Math.abs(loss);
-            }
-            assertSum(rowSum, sum, magnitude, "BCE with logits Σ loss");
+            assertSum(rowSum, sum, magnitude(rows), "BCE with logits Σ loss");
         }
     }
 
@@ -293,11 +298,7 @@ class DirectMathTest {
             float[] rows = x.clone();
             double rowSum = BulkMath.fastest().bceWithLogits(rows, y, w, pw, N);
             assertElementwise(dt, rows, out, 6, "BCE with logits, weights per element");
-            double magnitude = 0;
-            for (float loss : rows) {
-                magnitude += Math.abs(loss);
-            }
-            assertSum(rowSum, sum, magnitude, "BCE with logits Σ loss, weights per element");
+            assertSum(rowSum, sum, magnitude(rows), "BCE with logits Σ loss, weights per element");
             double sumOnly = lookup(gather).bceWithLogits(dt, xs, 4, ys, 0, store(arena, DType.FLOAT, w, 8), 8,
                     store(arena, DType.FLOAT, pw, 12), 12, null, 0, N);
             assertEquals(Double.doubleToRawLongBits(sum), Double.doubleToRawLongBits(sumOnly), "the sum without out");
