@@ -262,6 +262,17 @@ public interface BulkMath {
         }
     }
 
+    /** {@link #transposeHalves} for FLOATs: 4 bytes between columns, and between a column's values. */
+    default void transposeFloats(MemorySegment src, long srcOff, long srcRowStride, int rows, int cols,
+            MemorySegment dst, long dstOff, long dstColStride) {
+        for (int j = 0; j < cols; j++) {
+            for (int i = 0; i < rows; i++) {
+                dst.set(ValueLayout.JAVA_FLOAT_UNALIGNED, dstOff + j * dstColStride + 4L * i,
+                        src.get(ValueLayout.JAVA_FLOAT_UNALIGNED, srcOff + i * srcRowStride + 4L * j));
+            }
+        }
+    }
+
     /**
      * Stores a panel of 16-bit values transposed, unchanged: column j of the {@code rows × cols}
      * row-major panel {@code src} to {@code seg} from {@code off + j·colStride}, 2 bytes apart.

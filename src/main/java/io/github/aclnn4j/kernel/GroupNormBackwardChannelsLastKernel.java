@@ -14,7 +14,7 @@ import java.util.Arrays;
  * FLOAT dy and x are read in place by the {@link DirectMath} channel loops, with the same
  * operations in the same order, so the same bits; they write a dense gradInput in place, and one of
  * another layout (NCHW memory) a few dozen positions at a time into {@link Scratch#outputRun},
- * moved from there in 8×8 blocks straight into a dense NCHW gradInput ({@code BlockTranspose}),
+ * moved from there in 8×8 blocks straight into a dense NCHW gradInput ({@link BulkMath#transposeFloats}),
  * or scattered through the transposing panels into any other (`bench ab` 16×256×32×32 into NCHW:
  * 4.01 → 2.78 ms, where the rows copied dy and x and computed from the copies; the straight
  * blocks, fresh JVMs, one thread 6.6–6.8 → 5.6–5.7 ms).
@@ -69,8 +69,8 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
         this.gradBeta = gradBeta;
         outInPlace = gradInput == null || DirectOperands.dense(gradInput, DType.FLOAT);
         StridedView channelsFirst = gradInput == null ? null : gradInput.permute(0, 2, 1);
-        nchw = !outInPlace && Warmup.vectors() && channelsFirst != null
-                && DirectOperands.dense(channelsFirst, DType.FLOAT) ? channelsFirst : null;
+        nchw = !outInPlace && channelsFirst != null && DirectOperands.dense(channelsFirst, DType.FLOAT)
+                ? channelsFirst : null;
         direct = DirectOperands.supported(Warmup.Family.GROUP_NORM_BACKWARD, DType.FLOAT)
                 && DirectOperands.dense(dy, DType.FLOAT)
                 && DirectOperands.dense(x, DType.FLOAT)
@@ -173,7 +173,7 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
                     x.denseOffset(at), n, c, ca, cb, bias, s.outputRun, 0);
             if (nchw != null) {
                 long sample = first / (hxw * c);
-                BlockTranspose.transposeFloatsBetween(s.outputRun, 0, 4L * c, n, c, nchw.segment(),
+                BulkMath.forLayouts().transposeFloats(s.outputRun, 0, 4L * c, n, c, nchw.segment(),
                         nchw.denseOffset(sample * c * hxw + p), 4L * hxw);
             } else {
                 DirectOperands.scatterRun(s.outputRun, s.groupA, gradInput, at, n * c);

@@ -912,6 +912,12 @@ final class VectorBulkMath implements BulkMath {
         BlockTranspose.transposeBetween(src, srcOff, srcRowStride, rows, cols, dst, dstOff, dstColStride);
     }
 
+    @Override
+    public void transposeFloats(MemorySegment src, long srcOff, long srcRowStride, int rows, int cols,
+            MemorySegment dst, long dstOff, long dstColStride) {
+        BlockTranspose.transposeFloatsBetween(src, srcOff, srcRowStride, rows, cols, dst, dstOff, dstColStride);
+    }
+
     /**
      * The panel rounded to BFLOAT16 into {@link Scratch#halfRow}, as many of its columns at a time as
      * fit there (the whole panel, as a rule), then stored from there by {@link #storeHalfPanel}:

@@ -465,6 +465,8 @@ public final class Warmup {
             bulk.loadBf16Panel(out, 0, 32, a, 0, 16, N / 16, c);
             bulk.storeHalfPanel(halves, 16, N / 16, out, 0, 32);
             bulk.transpose(b, 0, 16, N / 16, c, 0);
+            bulk.transposeHalves(hx, 0, 2 * 64, N / 64, 64, out, 0, 2 * (N / 64));
+            bulk.transposeFloats(x, 0, 4 * 64, N / 64, 64, out, 0, 4 * (N / 64));
         }
 
         private void bceBackward(DType dtype) {

@@ -353,36 +353,44 @@ class BulkMathAgreementTest {
     }
 
     /**
-     * 16-bit values transposed from memory to memory: every value at its place, unchanged, the
-     * gaps between destination columns untouched, the source unchanged.
+     * 16-bit values and FLOATs transposed from memory to memory: every value at its place, unchanged
+     * (compared as raw bytes), the gaps between destination columns untouched, the source unchanged.
      */
     @ParameterizedTest(name = "{0} rows of {1}")
     @MethodSource("panelShapes")
-    void halvesMoveFromMemoryToTheirPlace(int rows, int cols) {
+    void valuesMoveFromMemoryToTheirPlace(int rows, int cols) {
         SplittableRandom r = new SplittableRandom(17L * rows + cols);
-        long rowStride = 2L * (cols + 5);
-        long colStride = 2L * (rows + 3);
-        for (BulkMath math : new BulkMath[] {BulkMath.fastest(), SCALAR}) {
-            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-                java.lang.foreign.MemorySegment src = arena.allocate(4 + rowStride * rows);
-                for (long i = 0; i < src.byteSize(); i++) {
-                    src.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) r.nextInt(256));
-                }
-                java.lang.foreign.MemorySegment before = arena.allocate(src.byteSize()).copyFrom(src);
-                java.lang.foreign.MemorySegment dst = arena.allocate(6 + colStride * cols);
-                dst.fill((byte) 0x7E);
-                math.transposeHalves(src, 4, rowStride, rows, cols, dst, 6, colStride);
-                for (int j = 0; j < cols; j++) {
-                    for (int i = 0; i < rows + 3; i++) {
-                        short raw = dst.get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED,
-                                6 + j * colStride + 2L * i);
-                        short expected = i < rows ? src.get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED,
-                                4 + i * rowStride + 2L * j) : (short) 0x7E7E;
-                        org.junit.jupiter.api.Assertions.assertEquals(expected, raw,
-                                math.name() + ": column " + j + " row " + i);
+        for (int bytes : new int[] {2, 4}) {
+            long rowStride = bytes * (cols + 5L);
+            long colStride = bytes * (rows + 3L);
+            for (BulkMath math : new BulkMath[] {BulkMath.fastest(), SCALAR}) {
+                try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                    java.lang.foreign.MemorySegment src = arena.allocate(4 + rowStride * rows);
+                    for (long i = 0; i < src.byteSize(); i++) {
+                        src.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) r.nextInt(256));
                     }
+                    java.lang.foreign.MemorySegment before = arena.allocate(src.byteSize()).copyFrom(src);
+                    java.lang.foreign.MemorySegment dst = arena.allocate(6 + colStride * cols);
+                    dst.fill((byte) 0x7E);
+                    if (bytes == 2) {
+                        math.transposeHalves(src, 4, rowStride, rows, cols, dst, 6, colStride);
+                    } else {
+                        math.transposeFloats(src, 4, rowStride, rows, cols, dst, 6, colStride);
+                    }
+                    for (int j = 0; j < cols; j++) {
+                        for (int i = 0; i < rows + 3; i++) {
+                            for (int b = 0; b < bytes; b++) {
+                                byte raw = dst.get(java.lang.foreign.ValueLayout.JAVA_BYTE,
+                                        6 + j * colStride + (long) bytes * i + b);
+                                byte expected = i < rows ? src.get(java.lang.foreign.ValueLayout.JAVA_BYTE,
+                                        4 + i * rowStride + (long) bytes * j + b) : (byte) 0x7E;
+                                org.junit.jupiter.api.Assertions.assertEquals(expected, raw,
+                                        math.name() + ", " + bytes + "-byte values: column " + j + " row " + i);
+                            }
+                        }
+                    }
+                    org.junit.jupiter.api.Assertions.assertEquals(-1L, src.mismatch(before), math.name() + ": source");
                 }
-                org.junit.jupiter.api.Assertions.assertEquals(-1L, src.mismatch(before), math.name() + ": source");
             }
         }
     }
