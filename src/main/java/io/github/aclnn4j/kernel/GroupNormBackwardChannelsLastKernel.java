@@ -173,7 +173,8 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
                     x.denseOffset(at), n, c, ca, cb, bias, s.outputRun, 0);
             if (nchw != null) {
                 long sample = first / (hxw * c);
-                BulkMath.forLayouts().transposeFloats(s.outputRun, 0, 4L * c, n, c, nchw.segment(),
+                // the direct path's own loops, warm with them (not the layouts', which may still be cold)
+                BulkMath.current().transposeFloats(s.outputRun, 0, 4L * c, n, c, nchw.segment(),
                         nchw.denseOffset(sample * c * hxw + p), 4L * hxw);
             } else {
                 DirectOperands.scatterRun(s.outputRun, s.groupA, gradInput, at, n * c);

@@ -466,7 +466,6 @@ public final class Warmup {
             bulk.storeHalfPanel(halves, 16, N / 16, out, 0, 32);
             bulk.transpose(b, 0, 16, N / 16, c, 0);
             bulk.transposeHalves(hx, 0, 2 * 64, N / 64, 64, out, 0, 2 * (N / 64));
-            bulk.transposeFloats(x, 0, 4 * 64, N / 64, 64, out, 0, 4 * (N / 64));
         }
 
         private void bceBackward(DType dtype) {
@@ -584,6 +583,7 @@ public final class Warmup {
                 java.util.Arrays.fill(channelsB, 0);
                 direct.channelSumsAndDots(DType.FLOAT, x, 0, g, 0, N / 64, 64, channelsA, channelsB);
                 direct.channelAffinePairs(DType.FLOAT, x, 0, g, 0, N / 64, 64, channelsA, channelsB, channelsC, out, 0);
+                bulk.transposeFloats(x, 0, 4 * 64, N / 64, 64, out, 0, 4 * (N / 64)); // its stores into NCHW
             } else {
                 direct.groupSums(dtype, hx, 0, hg, 0, 4, N / 4, N / 4, workspace, 0);
                 direct.groupNormUpdate(dtype, hg, 0, hx, 0, 4, N / 4, N / 4, rowFloats, 0.25f, 0.1f, 0.125f, out, 0);
