@@ -110,8 +110,9 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
     }
 
     /** {@link #staged} through {@link RowMajorCopies}: the copies, then the call over them. */
-    static final class Copies implements Staged {
+    static final class Copies implements Staged, OverWorkspace.Factory {
         private final RowMajorCopies copies;
+        private final OverWorkspace call = new OverWorkspace(this);
         private final StridedView weight;
         private final StridedView posWeight;
         private final DType compute;
@@ -136,8 +137,15 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
 
         @Override
         public void run(MemorySegment workspace) {
-            StridedView[] in = copies.run(workspace);
-            new BceWithLogitsKernel(in[0], in[1], weight, posWeight, compute, reduction, out).run(workspace);
+            copies.run(workspace);
+            call.over(workspace).run(workspace);
+        }
+
+        /** The call over the copies in {@code workspace}. */
+        @Override
+        public Kernel over(MemorySegment workspace) {
+            StridedView[] in = copies.views(workspace);
+            return new BceWithLogitsKernel(in[0], in[1], weight, posWeight, compute, reduction, out);
         }
     }
 
@@ -145,7 +153,7 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
      * {@link #staged} for reduction none over inputs in one permuted order: the losses in that
      * order into the workspace, then moved into out's.
      */
-    static final class InMemoryOrder implements Staged {
+    static final class InMemoryOrder implements Staged, OverWorkspace.Factory {
         private final StridedView self;
         private final StridedView target;
         private final StridedView weight;
@@ -154,6 +162,7 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
         private final long[] shape;
         private final long[] rowMajor;
         private final HalfTransposeKernel back;
+        private final OverWorkspace call = new OverWorkspace(this);
 
         private InMemoryOrder(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
                 DType compute, long[] shape, HalfTransposeKernel back) {
@@ -175,9 +184,15 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
 
         @Override
         public void run(MemorySegment workspace) {
-            StridedView losses = new StridedView(workspace, 0, compute, shape, rowMajor);
-            new BceWithLogitsKernel(self, target, weight, posWeight, compute, 0, losses).run(workspace);
+            call.over(workspace).run(workspace);
             back.run(workspace);
+        }
+
+        /** The call into the losses in {@code workspace}. */
+        @Override
+        public Kernel over(MemorySegment workspace) {
+            StridedView losses = new StridedView(workspace, 0, compute, shape, rowMajor);
+            return new BceWithLogitsKernel(self, target, weight, posWeight, compute, 0, losses);
         }
     }
 

@@ -93,8 +93,9 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
     }
 
     /** {@link #staged}: the copies, then the call over them. */
-    public static final class Staged implements Kernel {
+    public static final class Staged implements Kernel, OverWorkspace.Factory {
         private final RowMajorCopies copies;
+        private final OverWorkspace call = new OverWorkspace(this);
         private final StridedView weight;
         private final StridedView gradInput;
         private final StridedView gradWeight;
@@ -116,8 +117,15 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
 
         @Override
         public void run(MemorySegment workspace) {
-            StridedView[] in = copies.run(workspace);
-            new PreluBackwardKernel(in[0], in[1], weight, gradInput, gradWeight, layout).run(workspace);
+            copies.run(workspace);
+            call.over(workspace).run(workspace);
+        }
+
+        /** The call over the copies in {@code workspace}. */
+        @Override
+        public Kernel over(MemorySegment workspace) {
+            StridedView[] in = copies.views(workspace);
+            return new PreluBackwardKernel(in[0], in[1], weight, gradInput, gradWeight, layout);
         }
     }
 

@@ -69,12 +69,23 @@ final class RowMajorCopies {
         return endByte;
     }
 
-    /** Runs the copies into {@code workspace}; the inputs as the call's kernel is to read them, in order. */
-    StridedView[] run(MemorySegment workspace) {
+    /** Runs the copies into {@code workspace}. */
+    void run(MemorySegment workspace) {
+        for (HalfTransposeKernel copy : copies) {
+            if (copy != null) {
+                copy.run(workspace);
+            }
+        }
+    }
+
+    /**
+     * The inputs as the call's kernel is to read them, in order: the copies in {@code workspace}, the
+     * rest where they lie. Built once per workspace ({@link OverWorkspace}), not at every launch.
+     */
+    StridedView[] views(MemorySegment workspace) {
         StridedView[] views = inputs.clone();
         for (int i = 0; i < views.length; i++) {
             if (copies[i] != null) {
-                copies[i].run(workspace);
                 views[i] = new StridedView(workspace, at[i], dtype, shape, rowMajor);
             }
         }

@@ -7,7 +7,9 @@
  * <h2>Design</h2>
  * <ul>
  * <li><b>Plan time decides the layout, run time only loops.</b> Phase 1 builds a kernel object per
- *     call with its views and chooses its path once: dense operands of one dtype take the
+ *     call with its views and chooses its path once (a kernel over copies in the workspace, which
+ *     only phase 2 hands over, is built at the first launch over each workspace:
+ *     {@code OverWorkspace}); phase 2 allocates nothing (PhaseTwoAllocationTest). Dense operands of one dtype take the
  *     {@link io.github.aclnn4j.kernel.DirectMath} loops straight over memory (on the Vector API:
  *     one class of loops per operator, {@code BceBackwardVectorLoops} and its siblings, sharing
  *     only {@code VectorLanes}' species and sum helpers); anything else is

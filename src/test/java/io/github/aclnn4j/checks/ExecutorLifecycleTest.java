@@ -1,15 +1,19 @@
 package io.github.aclnn4j.checks;
 
+import static io.github.aclnn4j.acl.AclDataType.ACL_BF16;
 import static io.github.aclnn4j.acl.AclDataType.ACL_FLOAT;
 import static io.github.aclnn4j.acl.AclDataType.ACL_FLOAT16;
 import static io.github.aclnn4j.checks.Change.INVALID;
 import static io.github.aclnn4j.checks.Change.NULLPTR;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.github.aclnn4j.acl.Acl;
 import io.github.aclnn4j.acl.AclOpExecutor;
 import io.github.aclnn4j.acl.AclRt;
+import io.github.aclnn4j.acl.AclTensor;
+import io.github.aclnn4j.acl.Aclnn;
 import io.github.aclnn4j.acl.AclrtMemcpyKind;
 import io.github.aclnn4j.acl.AclrtStream;
 import io.github.aclnn4j.acl.Pointer;
@@ -150,6 +154,53 @@ class ExecutorLifecycleTest {
                     () -> Acl.setAclOpExecutorRepeatable(p.executor()));
             Calls.fails(INVALID, "aclDestroyAclOpExecutor", "already destroyed", "aclDestroyAclOpExecutor twice",
                     () -> Acl.destroyAclOpExecutor(p.executor()));
+        }
+    }
+
+    /**
+     * A repeatable executor computes over the workspace each launch hands it. BFLOAT16 inputs that
+     * lie transposed are copied into the workspace and the call reads the copies there; the kernel
+     * over them is kept from launch to launch while the workspace stays the same, and must not be
+     * kept for another: launched over a second workspace after new input data, a call reading the
+     * first workspace's copies would give the old data's loss.
+     */
+    @Test
+    void repeatableExecutorComputesOverTheWorkspaceItIsGiven() {
+        int side = 64;
+        int numel = side * side;
+        try (DeviceArena arena = new DeviceArena()) {
+            double[] first = new double[numel];
+            double[] second = new double[numel];
+            for (int i = 0; i < numel; i++) {
+                first[i] = (i % 7) * 0.25 - 0.75;
+                second[i] = (i % 5) * 0.5 - 1;
+            }
+            AclTensor self = arena.like(arena.values(ACL_BF16, first, side, side), s -> s.withStrides(1, side));
+            AclTensor target = arena.like(arena.values(ACL_BF16, first, side, side), s -> s.withStrides(1, side));
+            AclTensor out = arena.tensor(ACL_BF16);
+            long[] size = new long[1];
+            AclOpExecutor executor = new AclOpExecutor();
+            Calls.ok("aclnnBinaryCrossEntropyWithLogitsGetWorkspaceSize", () -> Aclnn
+                    .binaryCrossEntropyWithLogitsGetWorkspaceSize(self, target, null, null, 1, out, size, executor));
+            Calls.ok("aclSetAclOpExecutorRepeatable", () -> Acl.setAclOpExecutorRepeatable(executor));
+            Pointer one = arena.buffer(size[0]);
+            Pointer other = arena.buffer(size[0]);
+            Function<Pointer, String> loss = workspace -> {
+                Calls.ok("aclnnBinaryCrossEntropyWithLogits",
+                        () -> Aclnn.binaryCrossEntropyWithLogits(workspace, size[0], executor, null));
+                Calls.ok("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
+                return Arrays.toString(arena.dataBytes(out, 2));
+            };
+            String before = loss.apply(one);
+            assertEquals(before, loss.apply(one), "the same launch again");
+            byte[] data = DeviceArena.encode(ACL_BF16, second);
+            Calls.ok("memcpy", () -> AclRt.memcpy(arena.spec(self).data(), data.length, Pointer.to(data), data.length,
+                    AclrtMemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE));
+            String overOther = loss.apply(other);
+            String overOne = loss.apply(one);
+            assertNotEquals(before, overOne, "new self, a new loss");
+            assertEquals(overOne, overOther, "the same loss over either workspace");
+            Calls.ok("aclDestroyAclOpExecutor", () -> Acl.destroyAclOpExecutor(executor));
         }
     }
 
