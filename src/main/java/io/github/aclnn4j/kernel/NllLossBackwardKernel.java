@@ -10,8 +10,13 @@ import java.lang.foreign.ValueLayout;
  * anything is written, so a bad target leaves the output as it was.
  */
 public final class NllLossBackwardKernel implements Parallel.Tasks, Kernel {
-    /** Bytes zeroed per task: large, since a contiguous zero fill is a memset. */
+    /** Bytes zeroed per task at most: large, since a contiguous zero fill is a memset. */
     private static final long FILL_BYTES = 1 << 18;
+    /**
+     * Bytes zeroed per task at least, where smaller bands would give every thread two: an output of
+     * 256 KB (4096×16) was one band on one thread, 19 µs a call against 13–14 in four.
+     */
+    private static final long MIN_FILL_BYTES = 1 << 14;
 
     private final StridedView grad;
     private final StridedView target;
@@ -54,7 +59,9 @@ public final class NllLossBackwardKernel implements Parallel.Tasks, Kernel {
         this.targetCheck = new Targets(target, rows, classes, ignoreIndex, "aclnnNLLLossBackward");
         floatRuns = out.dtype() == DType.FLOAT && out.runStride() >= 0 && weight.dtype() == DType.FLOAT
                 && weight.runStride() >= 0;
-        rowsPerTask = Math.max(1, FILL_BYTES / out.dtype().byteSize / Math.max(classes, 1));
+        long bytes = rows * classes * out.dtype().byteSize;
+        long band = Math.clamp(bytes / (2L * Parallel.threads()), MIN_FILL_BYTES, FILL_BYTES);
+        rowsPerTask = Math.max(1, band / out.dtype().byteSize / Math.max(classes, 1));
     }
 
     /** Runs the whole call: checks every target, then writes the bands on the library's threads. */
