@@ -113,7 +113,7 @@ public final class GroupNormBackwardChannelsLastKernel implements Parallel.Tasks
             pairs[2 * ch] = sums[ch];
             pairs[2 * ch + 1] = dots[ch];
         }
-        ArrayCopies.store(pairs, 0, workspace, 16 * sample * c, 2 * c);
+        s.storeSums(pairs, workspace, 16 * sample * c, 2 * c);
         int d = c / group;
         if (gradInput != null) {
             // the coefficients per channel, in the spent sums and dots and the third array

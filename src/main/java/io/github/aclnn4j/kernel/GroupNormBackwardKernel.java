@@ -178,11 +178,12 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
      * gradGamma term {@code (Σdy·x − mean·Σdy)·rstd}: the final reduction over n then only adds.
      */
     static void gammaTerms(double mu, double rs, long firstRow, long d, MemorySegment workspace) {
-        double[] pairs = Scratch.get().workspaceDoubles(workspace, 2 * firstRow, 2 * (int) d);
+        Scratch s = Scratch.get();
+        double[] pairs = s.workspaceDoubles(workspace, 2 * firstRow, 2 * (int) d);
         for (int r = 0; r < d; r++) {
             pairs[2 * r + 1] = (pairs[2 * r + 1] - mu * pairs[2 * r]) * rs;
         }
-        ArrayCopies.store(pairs, 0, workspace, 16 * firstRow, 2 * (int) d);
+        s.storeWorkspaceDoubles(workspace, 2 * firstRow, 2 * (int) d);
     }
 
     /**
@@ -214,7 +215,7 @@ public final class GroupNormBackwardKernel implements Parallel.Tasks, Kernel {
         x.gather(firstRow * hxw, b, len);
         double[] sums = s.sums(2 * rows);
         BulkMath.current().sumAndDotRows(a, b, rows, row, sums);
-        ArrayCopies.store(sums, 0, workspace, 16 * firstRow, 2 * rows);
+        s.storeSums(sums, workspace, 16 * firstRow, 2 * rows);
         if (gradInput == null) {
             return;
         }

@@ -224,7 +224,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
         } else {
             shortRows(firstRow, endRow, s, w, acc);
         }
-        ArrayCopies.store(acc, 0, workspace, 8 * task * layout.weights, (int) layout.weights);
+        s.storeSums(acc, workspace, 8 * task * layout.weights, (int) layout.weights);
     }
 
     /** Rows of a slab through the direct loops, a row (one channel; inner < Blocks.SIZE) at a time. */

@@ -86,6 +86,8 @@ final class Scratch {
     final float[] rowCoefficients = new float[GroupNormBackwardKernel.UPDATE_ROWS];
 
     private double[] sums = new double[0];
+    /** {@link #sums} as a segment, made with the array, as {@link #workspaceDoublesSegment} is. */
+    private MemorySegment sumsSegment = MemorySegment.ofArray(sums);
     private float[] weights = new float[0];
     private double[] rowScales = new double[0];
     private float[] rowScalesFloat = new float[0];
@@ -119,9 +121,21 @@ final class Scratch {
     double[] sums(int n) {
         if (sums.length < n) {
             sums = new double[Math.max(n, 2 * sums.length)];
+            sumsSegment = MemorySegment.ofArray(sums);
         }
         java.util.Arrays.fill(sums, 0, n, 0.0);
         return sums;
+    }
+
+    /**
+     * The first {@code n} of {@code values}, the array {@link #sums} last returned, into
+     * {@code workspace} from byte {@code offset}.
+     */
+    void storeSums(double[] values, MemorySegment workspace, long offset, int n) {
+        if (values != sums) {
+            throw new IllegalArgumentException("not the array sums() last returned");
+        }
+        MemorySegment.copy(sumsSegment, 0, workspace, offset, 8L * n);
     }
 
     /** An array of at least {@code n} doubles for per-row factors (GroupNorm's dy coefficients), reused across calls. */
@@ -161,7 +175,9 @@ final class Scratch {
     /**
      * {@link #workspaceDoubles} as a segment, made with the array: copying through a heap segment
      * made per call (ArrayCopies) allocated one, 72 bytes, every PReLU backward call whose
-     * compilation did not scalar-replace it (PhaseTwoAllocationTest, now and then on a loaded machine).
+     * compilation did not scalar-replace it (PhaseTwoAllocationTest, now and then on a loaded
+     * machine; again, 144 bytes a call, for the task sums of PReLU backward over staged copies,
+     * until they too went through {@link #storeSums}).
      */
     private MemorySegment workspaceDoublesSegment = MemorySegment.ofArray(workspaceDoubles);
 
@@ -177,6 +193,11 @@ final class Scratch {
         }
         MemorySegment.copy(workspace, 8 * from, workspaceDoublesSegment, 0, 8L * n);
         return workspaceDoubles;
+    }
+
+    /** The first {@code n} of {@link #workspaceDoubles} back into {@code workspace} from double index {@code from}. */
+    void storeWorkspaceDoubles(MemorySegment workspace, long from, int n) {
+        MemorySegment.copy(workspaceDoublesSegment, 0, workspace, 8 * from, 8L * n);
     }
 
     /** Grows {@link #groupA} and {@link #groupB} to at least {@code n} elements. */
