@@ -73,12 +73,12 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
     /**
      * The call over 16-bit self and target of which one or both lie transposed or channels-last and
      * the rest dense, on the direct loops: for reduction none with both inputs in one such order,
-     * computed in that order into the workspace, then moved raw into out
-     * ({@link HalfTransposeKernel#fromWorkspace}); else the permuted inputs copied into the
-     * workspace in row-major order first ({@link RowMajorCopies}). Either way each element gets the
-     * same operations and the sums the same order, so the bits are those of the call on dense
-     * inputs. Null where that does not apply: other dtypes or layouts, weight or posWeight neither
-     * absent nor one value, out not dense (reduction none).
+     * computed in that order into the workspace, then moved raw into out ({@link InMemoryOrder});
+     * else the permuted inputs copied into the workspace in row-major order first
+     * ({@link RowMajorCopies}). Either way each element gets the same operations and the sums the
+     * same order, so the bits are those of the call on dense inputs. Null where that does not apply:
+     * other dtypes or layouts, weight or posWeight neither absent nor one value, out not dense
+     * (reduction none).
      */
     public static Staged staged(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
             DType compute, int reduction, StridedView out, long[] shape) {
@@ -86,16 +86,10 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
                 || (reduction == 0 && !DirectOperands.dense(out, compute))) {
             return null;
         }
-        if (reduction == 0 && self.dtype() == compute && target.dtype() == compute
-                && !DirectOperands.dense(self, compute)) {
-            HalfTransposeKernel.Permutation p = HalfTransposeKernel.Permutation.of(self, shape);
-            HalfTransposeKernel back = p == null || !p.fits(target) ? null
-                    : HalfTransposeKernel.fromWorkspace(0, out, p);
-            if (back != null) {
-                int[] order = p.order();
-                return new InMemoryOrder(self.permute(order), target.permute(order),
-                        weight == null ? null : weight.permute(order),
-                        posWeight == null ? null : posWeight.permute(order), compute, p.permute(shape), back);
+        if (reduction == 0 && self.dtype() == compute && target.dtype() == compute) {
+            InMemoryOrder inOrder = InMemoryOrder.of(new Losses(compute), shape, out, self, target, weight, posWeight);
+            if (inOrder != null) {
+                return inOrder;
             }
         }
         RowMajorCopies copies = RowMajorCopies.of(compute, shape, reduction == 0 ? 0 : workspaceBytes(self.numel()),
@@ -103,10 +97,12 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
         return copies == null ? null : new Copies(copies, weight, posWeight, compute, reduction, out);
     }
 
-    /** A call that {@link #staged} runs through the workspace. */
-    public sealed interface Staged extends Kernel permits Copies, InMemoryOrder {
-        /** Bytes of workspace the call needs. */
-        long workspaceBytes();
+    /** Reduction none's losses, for {@link InMemoryOrder}: inputs self, target, weight, posWeight. */
+    private record Losses(DType compute) implements InMemoryOrder.Call {
+        @Override
+        public Kernel over(StridedView[] in, StridedView out) {
+            return new BceWithLogitsKernel(in[0], in[1], in[2], in[3], compute, 0, out);
+        }
     }
 
     /** {@link #staged} through {@link RowMajorCopies}: the copies, then the call over them. */
@@ -146,53 +142,6 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
         public Kernel over(MemorySegment workspace) {
             StridedView[] in = copies.views(workspace);
             return new BceWithLogitsKernel(in[0], in[1], weight, posWeight, compute, reduction, out);
-        }
-    }
-
-    /**
-     * {@link #staged} for reduction none over inputs in one permuted order: the losses in that
-     * order into the workspace, then moved into out's.
-     */
-    static final class InMemoryOrder implements Staged, OverWorkspace.Factory {
-        private final StridedView self;
-        private final StridedView target;
-        private final StridedView weight;
-        private final StridedView posWeight;
-        private final DType compute;
-        private final long[] shape;
-        private final long[] rowMajor;
-        private final HalfTransposeKernel back;
-        private final OverWorkspace call = new OverWorkspace(this);
-
-        private InMemoryOrder(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
-                DType compute, long[] shape, HalfTransposeKernel back) {
-            this.self = self;
-            this.target = target;
-            this.weight = weight;
-            this.posWeight = posWeight;
-            this.compute = compute;
-            this.shape = shape;
-            this.rowMajor = io.github.aclnn4j.tensor.Shapes.contiguousStrides(shape);
-            this.back = back;
-        }
-
-        /** The losses, 2 bytes each. */
-        @Override
-        public long workspaceBytes() {
-            return 2 * self.numel();
-        }
-
-        @Override
-        public void run(MemorySegment workspace) {
-            call.over(workspace).run(workspace);
-            back.run(workspace);
-        }
-
-        /** The call into the losses in {@code workspace}. */
-        @Override
-        public Kernel over(MemorySegment workspace) {
-            StridedView losses = new StridedView(workspace, 0, compute, shape, rowMajor);
-            return new BceWithLogitsKernel(self, target, weight, posWeight, compute, 0, losses);
         }
     }
 

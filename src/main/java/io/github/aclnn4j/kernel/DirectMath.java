@@ -34,16 +34,27 @@ public interface DirectMath extends HalfChunkMath {
     int step();
 
     /**
-     * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except {@link #bceBackward},
+     * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except
      * {@link #bceWithLogitsBackward}, {@link #preluForwardWeighted}, {@link #readAndSum},
-     * {@link #affineStore}, {@link #affine} and the channel loops (FLOAT only), {@link #bceWithLogitsUniform} and
-     * {@link #groupNormUpdate} (the 16-bit types).
+     * {@link #affineStore}, {@link #affine} and the channel loops (FLOAT only), {@link #bceWithLogitsUniform},
+     * {@link #bceBackwardDenseGrad} and {@link #groupNormUpdate} (the 16-bit types).
      */
     boolean supports(DType dtype);
 
-    /** {@code out = g·(x − y) / max((1 − x)·x, 1e-12) · w · scale}, as {@link BceBackwardKernel}. */
+    /**
+     * {@code out = g·(x − y) / max((1 − x)·x, 1e-12) · w · scale}, as {@link BceBackwardKernel}: for
+     * FLOAT gradOutput {@code g} and weight {@code w} as {@link DirectOperands} lays them out, for
+     * BFLOAT16 and FLOAT16 both dense of {@code dtype}.
+     */
     void bceBackward(DType dtype, MemorySegment g, long gAt, MemorySegment x, long xAt, MemorySegment y, long yAt,
             MemorySegment w, long wAt, float scale, MemorySegment out, long outAt, int n);
+
+    /**
+     * As {@link #bceBackward} for BFLOAT16 and FLOAT16, with gradOutput {@code g} dense of
+     * {@code dtype} and weight {@code w} one value (1 where absent): reduction none's usual call.
+     */
+    void bceBackwardDenseGrad(DType dtype, MemorySegment g, long gAt, MemorySegment x, long xAt, MemorySegment y,
+            long yAt, float w, float scale, MemorySegment out, long outAt, int n);
 
     /** As {@link #bceBackward} with gradOutput {@code g} and weight {@code w} single values. */
     void bceBackwardUniform(DType dtype, float g, MemorySegment x, long xAt, MemorySegment y, long yAt, float w,

@@ -89,11 +89,11 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
             return null;
         }
         RowMajorCopies copies = RowMajorCopies.of(dt, shape, layout.workspaceBytes(), grad, self);
-        return copies == null ? null : new Staged(copies, weight, gradInput, gradWeight, layout);
+        return copies == null ? null : new Copies(copies, weight, gradInput, gradWeight, layout);
     }
 
     /** {@link #staged}: the copies, then the call over them. */
-    public static final class Staged implements Kernel, OverWorkspace.Factory {
+    static final class Copies implements Staged, OverWorkspace.Factory {
         private final RowMajorCopies copies;
         private final OverWorkspace call = new OverWorkspace(this);
         private final StridedView weight;
@@ -101,7 +101,7 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
         private final StridedView gradWeight;
         private final Layout layout;
 
-        private Staged(RowMajorCopies copies, StridedView weight, StridedView gradInput, StridedView gradWeight,
+        private Copies(RowMajorCopies copies, StridedView weight, StridedView gradInput, StridedView gradWeight,
                 Layout layout) {
             this.copies = copies;
             this.weight = weight;
@@ -110,7 +110,8 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
             this.layout = layout;
         }
 
-        /** Bytes of workspace the call needs: the task sums, then the copies. */
+        /** The task sums, then the copies. */
+        @Override
         public long workspaceBytes() {
             return copies.endByte();
         }

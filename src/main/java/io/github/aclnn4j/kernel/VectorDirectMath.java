@@ -45,6 +45,12 @@ final class VectorDirectMath implements DirectMath {
     }
 
     @Override
+    public void bceBackwardDenseGrad(DType dtype, MemorySegment g, long gAt, MemorySegment x, long xAt,
+            MemorySegment y, long yAt, float w, float scale, MemorySegment out, long outAt, int n) {
+        BceBackwardVectorLoops.bceBackwardDenseGrad(dtype, g, gAt, x, xAt, y, yAt, w, scale, out, outAt, n);
+    }
+
+    @Override
     public void bceBackwardUniform(DType dtype, float g, MemorySegment x, long xAt, MemorySegment y, long yAt,
             float w, float scale, MemorySegment out, long outAt, int n) {
         BceBackwardVectorLoops.bceBackwardUniform(dtype, g, x, xAt, y, yAt, w, scale, out, outAt, n);

@@ -477,6 +477,8 @@ public final class Warmup {
                 direct.bceBackwardUniform(DType.FLOAT, 0.5f, x, 0, y, 0, 1f, 1f, out, 0, N);
             } else {
                 direct.bceBackwardUniform(dtype, 0.5f, hx, 0, hy, 0, 1f, 1f, out, 0, N);
+                direct.bceBackwardDenseGrad(dtype, hx, 0, hx, 0, hy, 0, 1f, 1f, out, 0, N);
+                direct.bceBackward(dtype, hx, 0, hx, 0, hy, 0, hy, 0, 1f, out, 0, N);
             }
         }
 

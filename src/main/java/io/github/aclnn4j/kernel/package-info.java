@@ -29,9 +29,10 @@
  *     there raw ({@link io.github.aclnn4j.kernel.HalfTransposeKernel}) and computed over in place,
  *     dense, which spares the conversions around the transposing stores, and the 16-bit transposed
  *     or channels-last inputs of BCE with logits and PReLU backward are copied raw into the
- *     workspace in row-major order ({@code RowMajorCopies}), where the direct loops read them (BCE
- *     with logits' losses without reduction, over inputs in one such order, are instead computed in
- *     that order into the workspace and moved raw into out: one copy instead of two);
+ *     workspace in row-major order ({@code RowMajorCopies}), where the direct loops read them; an
+ *     element-wise 16-bit call whose inputs all lie in one such order (BCE backward, BCE with logits
+ *     without reduction) is instead computed in that order into the workspace and its results moved
+ *     raw into out ({@code InMemoryOrder}: one copy instead of one per input);
  *     GroupNorm and its backward read NHWC memory a sample at a time as rows of C channels
  *     ({@code GroupNormChannelsLastKernel}, {@code GroupNormBackwardChannelsLastKernel}), with
  *     per-channel sums vectorised across channels: in place when the sample and its output are

@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceWithLogitsKernel;
 import io.github.aclnn4j.kernel.Kernel;
+import io.github.aclnn4j.kernel.Staged;
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.kernel.Warmup;
@@ -63,7 +64,7 @@ public final class BinaryCrossEntropyWithLogits {
         StridedView w = weight == null ? null : check.view("weightOptional", weight, shape);
         StridedView pw = posWeight == null ? null : check.view("posWeightOptional", posWeight, shape);
         StridedView o = check.view("out", out);
-        BceWithLogitsKernel.Staged staged = BceWithLogitsKernel.staged(x, y, w, pw, compute, mode, o, shape);
+        Staged staged = BceWithLogitsKernel.staged(x, y, w, pw, compute, mode, o, shape);
         if (staged != null) {
             return check.plan(staged.workspaceBytes(), self.numel(), compute, staged);
         }

@@ -1,6 +1,7 @@
 package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.PreluBackwardKernel;
+import io.github.aclnn4j.kernel.Staged;
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
@@ -62,7 +63,7 @@ public final class PreluBackward {
         long outer = self.rank() >= 2 ? self.dim(0) : 1;
         long inner = self.numel() / (outer * channels);
         PreluBackwardKernel.Layout rows = PreluBackwardKernel.Layout.of(outer, channels, inner, weights);
-        PreluBackwardKernel.Staged staged = PreluBackwardKernel.staged(g, x, w, gi, gw, shape, rows);
+        Staged staged = PreluBackwardKernel.staged(g, x, w, gi, gw, shape, rows);
         if (staged != null) {
             return check.plan(staged.workspaceBytes(), self.numel(), gradInput.dtype(), staged);
         }

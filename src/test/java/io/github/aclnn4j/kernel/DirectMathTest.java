@@ -213,7 +213,7 @@ class DirectMathTest {
 
     @ParameterizedTest(name = "{0} seed {1}")
     @MethodSource("cases")
-    void bceBackwardUniformMatchesRows(DType dt, long seed) {
+    void bceBackwardMatchesRows(DType dt, long seed) {
         SplittableRandom rng = new SplittableRandom(seed);
         float[] x = values(rng, dt, 0, 1);
         float[] y = values(rng, dt, 0, 1);
@@ -236,6 +236,22 @@ class DirectMathTest {
                 MemorySegment out2 = arena.allocate(4L * N + 64);
                 math.bceBackward(dt, gs, 8, xs, 4, ys, 0, ws, 12, scale, out2, 6, N);
                 assertElementwise(dt, expected, out2, 6, "BCE backward, dense g and w");
+            } else {
+                float[] gd = values(rng, dt, -2, 2);
+                MemorySegment out2 = arena.allocate(2L * N + 64);
+                math.bceBackwardDenseGrad(dt, store(arena, dt, gd, 8), 8, xs, 4, ys, 0, w, scale, out2, 6, N);
+                for (int i = 0; i < N; i++) {
+                    expected[i] = gd[i] * (x[i] - y[i]) / Math.max((1f - x[i]) * x[i], 1e-12f) * w * scale;
+                }
+                assertElementwise(dt, expected, out2, 6, "BCE backward, dense g");
+                float[] wd = values(rng, dt, 0, 2);
+                MemorySegment out3 = arena.allocate(2L * N + 64);
+                math.bceBackward(dt, store(arena, dt, gd, 8), 8, xs, 4, ys, 0, store(arena, dt, wd, 10), 10, scale,
+                        out3, 6, N);
+                for (int i = 0; i < N; i++) {
+                    expected[i] = gd[i] * (x[i] - y[i]) / Math.max((1f - x[i]) * x[i], 1e-12f) * wd[i] * scale;
+                }
+                assertElementwise(dt, expected, out3, 6, "BCE backward, dense g and w");
             }
         }
     }

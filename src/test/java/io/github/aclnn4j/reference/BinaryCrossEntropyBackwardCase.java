@@ -84,6 +84,78 @@ public final class BinaryCrossEntropyBackwardCase {
         }
     }
 
+    /**
+     * A random case of 16-bit operands, each contiguous, transposed (its last two dimensions swapped
+     * in memory) or channels-last, of rank 2 to 4, with up to 700 rows or channels: the calls
+     * computed in their inputs' memory order and moved into out (every input in one such order, out
+     * contiguous), the direct loops over dense gradOutput and weight, and some just outside those
+     * (mixed dtypes, inputs in different orders, a transposed out). Checked against the reference,
+     * and bit for bit against the same call on contiguous copies of its inputs.
+     */
+    public static long[][] runHalfLayouts(long seed) {
+        try (CaseContext ctx = new CaseContext("aclnnBinaryCrossEntropyBackward", seed, false)) {
+            CaseRandom r = ctx.random;
+            int rank = 2 + r.nextInt(3);
+            long[] shape = new long[rank];
+            for (int d = 0; d < rank; d++) {
+                shape[d] = d < rank - 2 ? 1 + r.nextInt(3) : r.oneIn(4) ? 1 + r.nextInt(700) : 1 + r.nextInt(90);
+            }
+            int reduction = r.nextInt(3);
+            StoredType type = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
+            ctx.note("reduction", reduction);
+            StridedLayout selfLayout = r.contiguousOrPermuted(shape);
+            int format = selfLayout.format();
+            StridedLayout targetLayout = (r.oneIn(4) ? r.contiguousOrPermuted(shape) : selfLayout).withFormat(format);
+            boolean scalarGrad = reduction != Reference.NONE && r.nextBoolean();
+            StridedLayout gradLayout = scalarGrad ? StridedLayout.contiguous(new long[0])
+                    : r.oneIn(4) ? r.contiguousOrPermuted(shape) : selfLayout;
+            int weighting = r.nextInt(3); // none, one value, dense
+            StridedLayout weightLayout = weighting == 1 ? StridedLayout.contiguous(new long[] {1}).withFormat(format)
+                    : (r.oneIn(4) ? r.contiguousOrPermuted(shape) : selfLayout).withFormat(format);
+            StridedLayout outLayout = r.oneIn(6) ? StridedLayout.transposed(shape) : StridedLayout.contiguous(shape);
+
+            DeviceTensor grad = ctx.input("gradOutput", r.oneIn(8) ? r.floatType() : type, gradLayout,
+                    () -> r.uniform(-2, 2));
+            DeviceTensor self = ctx.input("self", type, selfLayout, () -> probability(r));
+            DeviceTensor target = ctx.input("target", r.oneIn(8) ? r.floatType() : type, targetLayout,
+                    () -> probability(r));
+            DeviceTensor weight = weighting == 0 ? null
+                    : ctx.input("weight", r.oneIn(8) ? r.floatType() : type, weightLayout, () -> r.uniform(0, 3));
+            DeviceTensor out = ctx.output("out", type, outLayout);
+            long[] outBits = call(ctx, grad, self, target, weight, reduction, out);
+
+            Reference.Expected expected = Reference.binaryCrossEntropyBackward(grad.arr(), self.arr(),
+                    target.arr(), weight == null ? null : weight.arr(), reduction);
+            Compare.check("out", out.type, expected, outBits, ctx);
+            for (DeviceTensor input : Arrays.asList(grad, self, target, weight)) {
+                if (input != null) {
+                    input.assertUntouched();
+                }
+            }
+
+            DeviceTensor denseGrad = ctx.input("contiguous gradOutput", grad.type,
+                    StridedLayout.contiguous(gradLayout.shape()), grad.replay());
+            DeviceTensor denseSelf = ctx.input("contiguous self", type, StridedLayout.contiguous(shape), self.replay());
+            DeviceTensor denseTarget = ctx.input("contiguous target", target.type, StridedLayout.contiguous(shape),
+                    target.replay());
+            DeviceTensor denseWeight = weight == null ? null : ctx.input("contiguous weight", weight.type,
+                    StridedLayout.contiguous(weightLayout.shape()), weight.replay());
+            DeviceTensor denseOut = ctx.output("contiguous out", type, StridedLayout.contiguous(shape));
+            long[] denseBits = call(ctx, denseGrad, denseSelf, denseTarget, denseWeight, reduction, denseOut);
+            Compare.sameBits("out", outBits, denseBits, "the same call on contiguous inputs", ctx);
+            return new long[][] {outBits};
+        }
+    }
+
+    private static long[] call(CaseContext ctx, DeviceTensor grad, DeviceTensor self, DeviceTensor target,
+            DeviceTensor weight, int reduction, DeviceTensor out) {
+        Launch.run(ctx::describe, ctx.random.oneIn(4),
+                (ws, ex) -> Aclnn.binaryCrossEntropyBackwardGetWorkspaceSize(grad.tensor, self.tensor, target.tensor,
+                        weight == null ? null : weight.tensor, reduction, out.tensor, ws, ex),
+                Aclnn::binaryCrossEntropyBackward);
+        return out.readOutputBits();
+    }
+
     /** Mostly in (0, 1), with exact 0 and 1 now and then (where the 1e-12 clamp acts). */
     private static double probability(CaseRandom r) {
         int pick = r.nextInt(20);

@@ -22,4 +22,15 @@ class BinaryCrossEntropyBackwardRandomTest {
     void matchesReference(long seed) {
         BinaryCrossEntropyBackwardCase.run(seed, RandomCases.MAX_NUMEL);
     }
+
+    static LongStream halfLayoutSeeds() {
+        return LongStream.range(0, 150).map(i -> 0x1100_0000L + i);
+    }
+
+    /** 16-bit transposed and channels-last operands: the calls computed in their inputs' memory order. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("halfLayoutSeeds")
+    void halfLayoutsMatchReferenceAndContiguousCall(long seed) {
+        BinaryCrossEntropyBackwardCase.runHalfLayouts(seed);
+    }
 }

@@ -54,6 +54,7 @@ class WarmPathsRandomTest {
             new Kind("GroupNorm backward", 0x4000_0000L, s -> GroupNormBackwardCase.run(s, RandomCases.MAX_NUMEL)),
             new Kind("PReLU", 0x6000_0000L, s -> PreluCase.run(s, RandomCases.MAX_NUMEL)),
             new Kind("GroupNorm", 0xA000_0000L, s -> GroupNormCase.run(s, RandomCases.MAX_NUMEL)),
+            new Kind("BCE backward 16-bit layouts", 0x1100_0000L, BinaryCrossEntropyBackwardCase::runHalfLayouts),
             new Kind("BCE with logits 16-bit layouts", 0x3100_0000L, BinaryCrossEntropyWithLogitsCase::runHalfLayouts),
             new Kind("PReLU backward 16-bit layouts", 0x2100_0000L, PreluBackwardCase::runHalfLayouts),
             new Kind("PReLU channels-last 16-bit", 0x6100_0000L, PreluCase::runChannelsLastHalf),
