@@ -203,7 +203,7 @@ final class PreluBackwardVectorLoops {
                 VectorMask<Float> up1 = x1.compare(VectorOperators.GT, 0f);
                 acc0 = x0.blend(0f, up0).fma(g0, acc0);
                 acc1 = x1.blend(0f, up1).fma(g1, acc1);
-                // gradInput is g or w·g, both exact in float; BFLOAT16 rounding as in bceUniformBf16,
+                // gradInput is g or w·g, both exact in float; BFLOAT16 rounding as in BCE backward's,
                 // NaN found as in groupNormUpdateBf16
                 FloatVector f0 = g0.mul(w).blend(g0, up0);
                 FloatVector f1 = g1.mul(w).blend(g1, up1);

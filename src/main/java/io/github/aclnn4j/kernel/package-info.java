@@ -45,7 +45,9 @@
  *     one loop are generated from it where they are many lines ({@code BceWithLogitsVectorLoops}'
  *     16-bit loops with weights per element, by {@code tools/kernels/generate_weighted_loops.py};
  *     {@code BlockTranspose}'s butterflies per element type and memory kind, by
- *     {@code tools/kernels/generate_block_transposes.py}).</li>
+ *     {@code tools/kernels/generate_block_transposes.py}; {@code BceBackwardVectorLoops}' 16-bit
+ *     loops per kind of gradOutput and weight, by
+ *     {@code tools/kernels/generate_bce_backward_loops.py}).</li>
  * <li><b>Forward operators are element-wise plans like the backward ones.</b> A per-channel
  *     operand is a broadcast view (stride 0 where it repeats) of the call's logical shape, so
  *     {@code Tiling} and the rows treat it as any other operand; broadcast operands touch little
