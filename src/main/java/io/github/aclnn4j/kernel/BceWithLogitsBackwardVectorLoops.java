@@ -5,6 +5,7 @@ import static io.github.aclnn4j.kernel.VectorLanes.*;
 import io.github.aclnn4j.tensor.DType;
 import java.lang.foreign.MemorySegment;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 
 /**
@@ -15,9 +16,11 @@ final class BceWithLogitsBackwardVectorLoops {
     private BceWithLogitsBackwardVectorLoops() {}
 
     /**
-     * The gradients with the operations of VectorBulkMath's rows, run by run of
-     * {@link VectorBulkMath#EXP_RUN}: each run's x copied to scratch for the shared
-     * {@code exp(−|x|)} loop, then every operand read and the gradient stored in place.
+     * The gradients with the operations of VectorBulkMath's rows, in one loop over memory:
+     * {@code exp(−|x|)} written out as {@link VectorBulkMath#expNegAbs} computes it, the same
+     * operations, so the same bits. Through that shared loop, a run of x copied into scratch and its
+     * exponentials into another, the call took 1.5 times as long (2048×2048: 2.12–2.28 against
+     * 1.34–1.59 ms, two threads, fresh JVMs).
      */
     static void bceWithLogitsBackward(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt,
             MemorySegment g, long gAt, MemorySegment w, long wAt, MemorySegment pw, long pwAt, float scale,
@@ -31,26 +34,28 @@ final class BceWithLogitsBackwardVectorLoops {
         w = (MemorySegment) NATIVE.cast(w);
         pw = (MemorySegment) NATIVE.cast(pw);
         out = (MemorySegment) NATIVE.cast(out);
-        Scratch scratch = Scratch.get();
-        float[] xs = scratch.stageA;
-        float[] exps = scratch.exps;
-        for (int run = 0; run < n; run += VectorBulkMath.EXP_RUN) {
-            int len = Math.min(VectorBulkMath.EXP_RUN, n - run);
-            ArrayCopies.load(x, xAt + 4L * run, xs, 0, len);
-            VectorBulkMath.expNegAbs(xs, 0, len, exps);
-            for (int i = 0; i < len; i += F.length()) {
-                long o = 4L * (run + i);
-                FloatVector xv = FloatVector.fromArray(F, xs, i);
-                FloatVector e = FloatVector.fromArray(F, exps, i);
-                FloatVector sigmoid = FloatVector.broadcast(F, 1f).blend(e, xv.compare(VectorOperators.LT, 0f))
-                        .div(e.add(1f));
-                FloatVector yv = FloatVector.fromMemorySegment(F, y, yAt + o, ORDER);
-                FloatVector pt = FloatVector.fromMemorySegment(F, pw, pwAt + o, ORDER).mul(yv);
-                pt.add(FloatVector.broadcast(F, 1f).sub(yv)).fma(sigmoid, pt.neg())
-                        .mul(FloatVector.fromMemorySegment(F, g, gAt + o, ORDER))
-                        .mul(FloatVector.fromMemorySegment(F, w, wAt + o, ORDER)).mul(scale)
-                        .intoMemorySegment(out, outAt + o, ORDER);
-            }
+        for (long o = 0, end = 4L * n; o < end; o += F_BYTES) {
+            FloatVector xv = FloatVector.fromMemorySegment(F, x, xAt + o, ORDER);
+            FloatVector ax = xv.abs();
+            FloatVector a = ax.blend(104f, ax.compare(VectorOperators.GT, 104f)); // min(|x|, 104), NaN kept
+            IntVector k = (IntVector) a.fma(Fp32Math.LOG2E, 0.5f).convertShape(VectorOperators.F2I, I, 0);
+            FloatVector kf = (FloatVector) k.convertShape(VectorOperators.I2F, F, 0);
+            FloatVector r = kf.fma(FloatVector.broadcast(F, -Fp32Math.LN2_HI), a);
+            FloatVector u = kf.fma(FloatVector.broadcast(F, -Fp32Math.LN2_LO), r);
+            FloatVector p = u.fma(-1f / 5040, 1f / 720).fma(u, FloatVector.broadcast(F, -1f / 120))
+                    .fma(u, FloatVector.broadcast(F, 1f / 24)).fma(u, FloatVector.broadcast(F, -1f / 6))
+                    .fma(u, FloatVector.broadcast(F, 0.5f)).fma(u, FloatVector.broadcast(F, -1f))
+                    .fma(u, FloatVector.broadcast(F, 1f));
+            FloatVector e = p.mul(IntVector.broadcast(I, 152).sub(k).lanewise(VectorOperators.LSHL, 23)
+                    .reinterpretAsFloats()).mul(0x1p-25f);
+            FloatVector sigmoid = FloatVector.broadcast(F, 1f).blend(e, xv.compare(VectorOperators.LT, 0f))
+                    .div(e.add(1f));
+            FloatVector yv = FloatVector.fromMemorySegment(F, y, yAt + o, ORDER);
+            FloatVector pt = FloatVector.fromMemorySegment(F, pw, pwAt + o, ORDER).mul(yv);
+            pt.add(FloatVector.broadcast(F, 1f).sub(yv)).fma(sigmoid, pt.neg())
+                    .mul(FloatVector.fromMemorySegment(F, g, gAt + o, ORDER))
+                    .mul(FloatVector.fromMemorySegment(F, w, wAt + o, ORDER)).mul(scale)
+                    .intoMemorySegment(out, outAt + o, ORDER);
         }
     }
 }

@@ -394,8 +394,8 @@ final class VectorBulkMath implements BulkMath {
      * {@code exps[i − from] = exp(−|x[i]|)} for i in [from, to), whole vectors, in fp32: k =
      * round(|x|·log2 e), u = |x| − k·ln2 in [−ln2/2, ln2/2], e = 2^−k · e^−u, e^−u by its Taylor
      * polynomial in u (signs alternate, so no negation; 1/7! the last term). A loop of its own
-     * over arrays, so that no vector crosses a call (see the class comment); the direct loops of
-     * BCE with logits' backward use it too.
+     * over arrays, so that no vector crosses a call (see the class comment); BCE with logits'
+     * backward direct loop writes the same operations out in its own loop.
      */
     static void expNegAbs(float[] x, int from, int to, float[] exps) {
         for (int i = from; i < to; i += F.length()) {
