@@ -16,7 +16,8 @@ and commit both. It rewrites BceBackwardVectorLoops.java from the marker comment
 of the class.
 """
 import pathlib
-import sys
+
+from loops import BF16_ROUND_AND_PACK, rewrite, signature
 
 SOURCE = pathlib.Path(__file__).resolve().parents[2] / \
     "src/main/java/io/github/aclnn4j/kernel/BceBackwardVectorLoops.java"
@@ -40,19 +41,6 @@ def operand(dense, name):
 def params(kind):
     return (f"{operand(kind['g'], 'g')}, MemorySegment x, long xAt, MemorySegment y, long yAt, "
             f"{operand(kind['w'], 'w')}, float scale, MemorySegment out, long outAt, int n")
-
-
-def signature(name, parameters):
-    """The method's first line, wrapped at 120 columns as the rest of the source is."""
-    line = f"    private static void {name}("
-    lines = []
-    for i, p in enumerate(parameters.split(", ")):
-        piece = p + (", " if i < len(parameters.split(", ")) - 1 else ") {")
-        if len(line) + len(piece.rstrip()) > 120:
-            lines.append(line.rstrip())
-            line = " " * 12
-        line += piece
-    return "\n".join(lines + [line])
 
 
 def segments(kind):
@@ -89,13 +77,7 @@ def bf16(kind):
             FloatVector x1 = xp.and(HIGH).reinterpretAsFloats();
             FloatVector v0 = x0.neg().add(1f).mul(x0); // max(v, ε) as in bceF32
             FloatVector v1 = x1.neg().add(1f).mul(x1);
-{result(0)}{result(1)}            // round to nearest even (add 0x7FFF plus the kept bit), NaN as 0x7FC0, then pack
-            r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                    .blend(0x7FC00000, r0.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
-            r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
-                    .blend(0x7FC00000, r1.and(0x7FFFFFFF).compare(VectorOperators.GT, 0x7F800000));
-            r0.lanewise(VectorOperators.LSHR, 16).or(r1.and(HIGH)).intoMemorySegment(out, outAt + o, ORDER);
-        }}
+{result(0)}{result(1)}{BF16_ROUND_AND_PACK}        }}
     }}
 """
 
@@ -135,13 +117,7 @@ def f16(kind):
 
 
 def main():
-    text = SOURCE.read_text()
-    start = text.find(MARKER)
-    if start < 0:
-        sys.exit(f"{SOURCE}: marker not found: {MARKER!r}")
-    body = "".join(bf16(k) + f16(k) for k in KINDS)
-    SOURCE.write_text(text[:start] + HEADER + body.lstrip("\n") + "}\n")
-
+    rewrite(SOURCE, MARKER, HEADER, "".join(bf16(k) + f16(k) for k in KINDS))
 
 if __name__ == "__main__":
     main()

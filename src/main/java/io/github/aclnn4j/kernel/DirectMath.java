@@ -37,7 +37,8 @@ public interface DirectMath extends HalfChunkMath {
      * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except
      * {@link #bceWithLogitsBackward}, {@link #preluForwardWeighted}, {@link #readAndSum},
      * {@link #affineStore}, {@link #affine} and the channel loops (FLOAT only), {@link #bceWithLogitsUniform},
-     * {@link #bceBackwardDenseGrad} and {@link #groupNormUpdate} (the 16-bit types).
+     * {@link #bceBackwardDenseGrad} and {@link #groupNormUpdate} (the 16-bit types),
+     * {@link #bceWithLogitsBackwardUniform} and {@link #bceWithLogitsBackwardDenseGrad} (BFLOAT16).
      */
     boolean supports(DType dtype);
 
@@ -87,6 +88,17 @@ public interface DirectMath extends HalfChunkMath {
     void bceWithLogitsBackward(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment g,
             long gAt, MemorySegment w, long wAt, MemorySegment pw, long pwAt, float scale, MemorySegment out,
             long outAt, int n);
+
+    /**
+     * As {@link #bceWithLogitsBackward} for BFLOAT16 {@code x}, {@code y} and {@code out}, with
+     * gradOutput {@code g}, weight {@code w} and posWeight {@code pw} single values (1 where absent).
+     */
+    void bceWithLogitsBackwardUniform(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, float g,
+            float w, float pw, float scale, MemorySegment out, long outAt, int n);
+
+    /** As {@link #bceWithLogitsBackwardUniform}, gradOutput {@code g} dense BFLOAT16. */
+    void bceWithLogitsBackwardDenseGrad(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt,
+            MemorySegment g, long gAt, float w, float pw, float scale, MemorySegment out, long outAt, int n);
 
     /**
      * PReLU backward, FLOAT or BFLOAT16 (widened as a gathered row is), over {@code rows} whole rows

@@ -57,6 +57,20 @@ final class VectorDirectMath implements DirectMath {
     }
 
     @Override
+    public void bceWithLogitsBackwardUniform(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt,
+            float g, float w, float pw, float scale, MemorySegment out, long outAt, int n) {
+        BceWithLogitsBackwardVectorLoops.bceWithLogitsBackwardUniform(dtype, x, xAt, y, yAt, g, w, pw, scale, out,
+                outAt, n);
+    }
+
+    @Override
+    public void bceWithLogitsBackwardDenseGrad(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt,
+            MemorySegment g, long gAt, float w, float pw, float scale, MemorySegment out, long outAt, int n) {
+        BceWithLogitsBackwardVectorLoops.bceWithLogitsBackwardDenseGrad(dtype, x, xAt, y, yAt, g, gAt, w, pw, scale,
+                out, outAt, n);
+    }
+
+    @Override
     public double bceWithLogits(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, MemorySegment w,
             long wAt, MemorySegment pw, long pwAt, MemorySegment out, long outAt, int n) {
         return BceWithLogitsVectorLoops.bceWithLogits(dtype, x, xAt, y, yAt, w, wAt, pw, pwAt, out, outAt, n, gather);

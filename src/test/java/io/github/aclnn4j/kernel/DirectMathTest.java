@@ -196,6 +196,37 @@ class DirectMathTest {
         }
     }
 
+    /**
+     * BFLOAT16 BCE-with-logits gradients, gradOutput one value and dense, weight and posWeight one
+     * value each (posWeight 0 and ∞ among them): the rows' bits, rounded once.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3, 4, 5})
+    void bceWithLogitsBackwardBf16MatchesRows(long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        DType dt = DType.BF16;
+        float[] x = values(rng, dt, -30, 30);
+        float[] y = values(rng, dt, 0, 1);
+        float[] g = values(rng, dt, -2, 2);
+        float w = rounded(dt, UNIFORM_W[(int) seed - 1]);
+        float pw = rounded(dt, UNIFORM_PW[(int) seed - 1]);
+        float gOne = rounded(dt, -1.25f);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment xs = store(arena, dt, x, 4);
+            MemorySegment ys = store(arena, dt, y, 8);
+            MemorySegment out = arena.allocate(2L * N + 64);
+            math.bceWithLogitsBackwardUniform(dt, xs, 4, ys, 8, gOne, w, pw, 0.75f, out, 24, N);
+            float[] rows = x.clone();
+            BulkMath.fastest().bceWithLogitsBackward(rows, y, filled(gOne), filled(w), filled(pw), 0.75f, N);
+            assertElementwise(dt, rows, out, 24, "BCE with logits backward, g one value");
+            math.bceWithLogitsBackwardDenseGrad(dt, xs, 4, ys, 8, store(arena, dt, g, 12), 12, w, pw, 0.75f, out, 24,
+                    N);
+            rows = x.clone();
+            BulkMath.fastest().bceWithLogitsBackward(rows, y, g, filled(w), filled(pw), 0.75f, N);
+            assertElementwise(dt, rows, out, 24, "BCE with logits backward, dense g");
+        }
+    }
+
     @ParameterizedTest(name = "{0} seed {1}")
     @MethodSource("cases")
     void preluForwardMatchesRows(DType dt, long seed) {
