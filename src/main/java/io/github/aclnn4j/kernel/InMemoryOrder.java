@@ -13,9 +13,9 @@ import java.lang.foreign.MemorySegment;
  * a copy of every input. Each element gets the same operations, so the same bits as in any other
  * order.
  */
-public final class InMemoryOrder implements Staged, OverWorkspace.Factory {
+final class InMemoryOrder implements Staged, OverWorkspace.Factory {
     /** The operator's element-wise kernel over its inputs, as given, and an output view. */
-    public interface Call {
+    interface Call {
         Kernel over(StridedView[] inputs, StridedView out);
     }
 
@@ -41,7 +41,7 @@ public final class InMemoryOrder implements Staged, OverWorkspace.Factory {
      * apply: out not dense or not 16-bit, the first input in no {@link HalfTransposeKernel.Permutation}
      * order, another input neither absent, one value, nor dense of out's dtype in that order.
      */
-    public static InMemoryOrder of(Call call, long[] shape, StridedView out, StridedView... inputs) {
+    static InMemoryOrder of(Call call, long[] shape, StridedView out, StridedView... inputs) {
         DType dt = out.dtype();
         if ((dt != DType.BF16 && dt != DType.FLOAT16) || !DirectOperands.dense(out, dt)
                 || inputs[0].dtype() != dt || DirectOperands.dense(inputs[0], dt)) {
