@@ -58,6 +58,23 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks, Kernel
                 && DirectOperands.supported(Warmup.Family.BCE_WITH_LOGITS_BACKWARD, h);
     }
 
+    /**
+     * The call over 16-bit inputs that all lie in one transposed or channels-last order, into a dense
+     * out: computed in that order ({@link InMemoryOrder}); null where that does not apply.
+     */
+    public static Staged inMemoryOrder(StridedView grad, StridedView self, StridedView target, StridedView weight,
+            StridedView posWeight, float scale, StridedView out, long[] shape) {
+        return InMemoryOrder.of(new Gradients(scale), shape, out, self, grad, target, weight, posWeight);
+    }
+
+    /** The call for {@link InMemoryOrder}: inputs self, gradOutput, target, weight, posWeight. */
+    private record Gradients(float scale) implements InMemoryOrder.Call {
+        @Override
+        public Kernel over(StridedView[] in, StridedView out) {
+            return new BceWithLogitsBackwardKernel(in[1], in[0], in[2], in[3], in[4], scale, out);
+        }
+    }
+
     /** Runs the whole call on the library's threads. */
     @Override
     public void run(MemorySegment workspace) {

@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceWithLogitsBackwardKernel;
 import io.github.aclnn4j.kernel.Kernel;
+import io.github.aclnn4j.kernel.Staged;
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.kernel.Warmup;
@@ -74,6 +75,10 @@ public final class BinaryCrossEntropyWithLogitsBackward {
         StridedView pw = posWeight == null ? null : check.view("posWeightOptional", posWeight, shape);
         StridedView o = check.view("out", out);
         float scale = reduction == 1 ? (float) (1.0 / self.numel()) : 1f;
+        Staged staged = BceWithLogitsBackwardKernel.inMemoryOrder(g, x, y, w, pw, scale, o, shape);
+        if (staged != null) {
+            return check.plan(staged.workspaceBytes(), self.numel(), out.dtype(), staged);
+        }
         StridedView[][] pieces = Tiling.pieces(shape, g, x, y, w, pw, o);
         Kernel[] kernels = new Kernel[pieces.length];
         for (int i = 0; i < pieces.length; i++) {

@@ -56,4 +56,84 @@ public final class BinaryCrossEntropyWithLogitsBackwardCase {
             return new long[][] {bits};
         }
     }
+
+    /**
+     * A random case of 16-bit operands, each contiguous, transposed (its last two dimensions swapped
+     * in memory) or channels-last, of rank 2 to 4, with up to 700 rows or channels: the calls
+     * computed in their inputs' memory order and moved into out (every input in one such order, out
+     * contiguous), the BFLOAT16 direct loops, and some just outside those (mixed dtypes, inputs in
+     * different orders, dense weights, a transposed out). Checked against the reference, and bit for
+     * bit against the same call on contiguous copies of its inputs.
+     */
+    public static long[][] runHalfLayouts(long seed) {
+        try (CaseContext ctx = new CaseContext("aclnnBinaryCrossEntropyWithLogitsBackward", seed, false)) {
+            CaseRandom r = ctx.random;
+            int rank = 2 + r.nextInt(3);
+            long[] shape = new long[rank];
+            for (int d = 0; d < rank; d++) {
+                shape[d] = d < rank - 2 ? 1 + r.nextInt(3) : r.oneIn(4) ? 1 + r.nextInt(700) : 1 + r.nextInt(90);
+            }
+            int reduction = r.nextInt(3);
+            StoredType type = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
+            ctx.note("reduction", reduction);
+            StridedLayout selfLayout = r.contiguousOrPermuted(shape);
+            int format = selfLayout.format();
+            StridedLayout targetLayout = (r.oneIn(4) ? r.contiguousOrPermuted(shape) : selfLayout).withFormat(format);
+            StridedLayout gradLayout = reduction != Reference.NONE && r.nextBoolean()
+                    ? StridedLayout.contiguous(new long[0])
+                    : r.oneIn(4) ? r.contiguousOrPermuted(shape) : selfLayout;
+            StridedLayout weightLayout = r.oneIn(4) ? selfLayout : StridedLayout.contiguous(new long[] {1});
+            StridedLayout posWeightLayout = r.oneIn(4) ? selfLayout : StridedLayout.contiguous(new long[] {1});
+            StridedLayout outLayout = (r.oneIn(6) ? StridedLayout.transposed(shape) : StridedLayout.contiguous(shape))
+                    .withFormat(format);
+
+            DeviceTensor grad = ctx.input("gradOutput", r.oneIn(8) ? r.floatType() : type, gradLayout,
+                    () -> r.uniform(-2, 2));
+            DeviceTensor self = ctx.input("self", type, selfLayout,
+                    () -> r.oneIn(8) ? r.uniform(-40, 40) : r.uniform(-6, 6));
+            DeviceTensor target = ctx.input("target", type, targetLayout,
+                    () -> r.oneIn(3) ? r.nextInt(2) : r.uniform(0, 1));
+            DeviceTensor weight = r.nextBoolean() ? null
+                    : ctx.input("weightOptional", r.oneIn(8) ? r.floatType() : type, weightLayout,
+                            () -> r.uniform(0, 2));
+            DeviceTensor posWeight = r.nextBoolean() ? null
+                    : ctx.input("posWeightOptional", r.oneIn(8) ? r.floatType() : type, posWeightLayout,
+                            () -> r.uniform(0, 3));
+            DeviceTensor out = ctx.output("out", type, outLayout);
+            long[] bits = call(ctx, grad, self, target, weight, posWeight, reduction, out);
+
+            Reference.Expected expected = Reference.binaryCrossEntropyWithLogitsBackward(grad.arr(), self.arr(),
+                    target.arr(), weight == null ? null : weight.arr(), posWeight == null ? null : posWeight.arr(),
+                    reduction);
+            Compare.check("out", type, expected, bits, ctx);
+            grad.assertUntouched();
+            self.assertUntouched();
+            target.assertUntouched();
+
+            DeviceTensor denseGrad = ctx.input("contiguous gradOutput", grad.type,
+                    StridedLayout.contiguous(gradLayout.shape()), grad.replay());
+            DeviceTensor denseSelf = ctx.input("contiguous self", type, StridedLayout.contiguous(shape), self.replay());
+            DeviceTensor denseTarget = ctx.input("contiguous target", type, StridedLayout.contiguous(shape),
+                    target.replay());
+            DeviceTensor denseWeight = weight == null ? null : ctx.input("contiguous weight", weight.type,
+                    StridedLayout.contiguous(weightLayout.shape()), weight.replay());
+            DeviceTensor densePosWeight = posWeight == null ? null : ctx.input("contiguous posWeight",
+                    posWeight.type, StridedLayout.contiguous(posWeightLayout.shape()), posWeight.replay());
+            DeviceTensor denseOut = ctx.output("contiguous out", type, StridedLayout.contiguous(shape));
+            long[] denseBits = call(ctx, denseGrad, denseSelf, denseTarget, denseWeight, densePosWeight, reduction,
+                    denseOut);
+            Compare.sameBits("out", bits, denseBits, "the same call on contiguous inputs", ctx);
+            return new long[][] {bits};
+        }
+    }
+
+    private static long[] call(CaseContext ctx, DeviceTensor grad, DeviceTensor self, DeviceTensor target,
+            DeviceTensor weight, DeviceTensor posWeight, int reduction, DeviceTensor out) {
+        Launch.run(ctx::describe, ctx.random.oneIn(4),
+                (ws, ex) -> Aclnn.binaryCrossEntropyWithLogitsBackwardGetWorkspaceSize(grad.tensor, self.tensor,
+                        target.tensor, weight == null ? null : weight.tensor,
+                        posWeight == null ? null : posWeight.tensor, reduction, out.tensor, ws, ex),
+                Aclnn::binaryCrossEntropyWithLogitsBackward);
+        return out.readOutputBits();
+    }
 }

@@ -22,4 +22,15 @@ class BinaryCrossEntropyWithLogitsBackwardRandomTest {
     void matchesReference(long seed) {
         BinaryCrossEntropyWithLogitsBackwardCase.run(seed, RandomCases.MAX_NUMEL);
     }
+
+    static LongStream halfLayoutSeeds() {
+        return LongStream.range(0, 150).map(i -> 0x8100_0000L + i);
+    }
+
+    /** 16-bit transposed and channels-last operands: the calls computed in their inputs' memory order. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("halfLayoutSeeds")
+    void halfLayoutsMatchReferenceAndContiguousCall(long seed) {
+        BinaryCrossEntropyWithLogitsBackwardCase.runHalfLayouts(seed);
+    }
 }

@@ -56,6 +56,8 @@ class WarmPathsRandomTest {
             new Kind("GroupNorm", 0xA000_0000L, s -> GroupNormCase.run(s, RandomCases.MAX_NUMEL)),
             new Kind("BCE backward 16-bit layouts", 0x1100_0000L, BinaryCrossEntropyBackwardCase::runHalfLayouts),
             new Kind("BCE with logits 16-bit layouts", 0x3100_0000L, BinaryCrossEntropyWithLogitsCase::runHalfLayouts),
+            new Kind("BCE with logits backward 16-bit layouts", 0x8100_0000L,
+                    BinaryCrossEntropyWithLogitsBackwardCase::runHalfLayouts),
             new Kind("PReLU backward 16-bit layouts", 0x2100_0000L, PreluBackwardCase::runHalfLayouts),
             new Kind("PReLU channels-last 16-bit", 0x6100_0000L, PreluCase::runChannelsLastHalf),
             new Kind("GroupNorm backward channels-last", 0x4100_0000L,
