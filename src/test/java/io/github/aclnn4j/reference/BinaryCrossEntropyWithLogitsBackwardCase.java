@@ -68,11 +68,7 @@ public final class BinaryCrossEntropyWithLogitsBackwardCase {
     public static long[][] runHalfLayouts(long seed) {
         try (CaseContext ctx = new CaseContext("aclnnBinaryCrossEntropyWithLogitsBackward", seed, false)) {
             CaseRandom r = ctx.random;
-            int rank = 2 + r.nextInt(3);
-            long[] shape = new long[rank];
-            for (int d = 0; d < rank; d++) {
-                shape[d] = d < rank - 2 ? 1 + r.nextInt(3) : r.oneIn(4) ? 1 + r.nextInt(700) : 1 + r.nextInt(90);
-            }
+            long[] shape = r.halfLayoutShape();
             int reduction = r.nextInt(3);
             StoredType type = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
             ctx.note("reduction", reduction);

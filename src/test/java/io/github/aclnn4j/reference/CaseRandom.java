@@ -110,6 +110,19 @@ public final class CaseRandom {
         return rng.nextBoolean() ? new long[0] : new long[] {1};
     }
 
+    /**
+     * A shape for the 16-bit layout cases: rank 2 to 4, the leading dimensions 1 to 3, the last two
+     * up to 90, or now and then up to 700 (rows or channels past one panel).
+     */
+    public long[] halfLayoutShape() {
+        int rank = 2 + nextInt(3);
+        long[] shape = new long[rank];
+        for (int d = 0; d < rank; d++) {
+            shape[d] = d < rank - 2 ? 1 + nextInt(3) : oneIn(4) ? 1 + nextInt(700) : 1 + nextInt(90);
+        }
+        return shape;
+    }
+
     /** Contiguous, transposed (the last two dimensions swapped in memory) or, from rank 4, channels-last. */
     public StridedLayout contiguousOrPermuted(long[] shape) {
         return switch (nextInt(shape.length >= 4 ? 3 : 2)) {
