@@ -7,9 +7,10 @@ import java.lang.foreign.MemorySegment;
  * BinaryCrossEntropyWithLogitsBackward, element-wise over self's shape:
  * {@code out = ((pw·y + 1 − y)·σ(x) − pw·y)·g·w·scale} (scale 1/numel for mean), by
  * {@link BulkMath#bceWithLogitsBackward} over rows of floats gathered from the operands, block by
- * block on the library's threads; in FLOAT, with self, target and out dense and the others dense,
- * single values, a repeated row or absent, {@link DirectMath} loops read and write memory in place with the same
- * operations, and in BFLOAT16 too with gradOutput dense or one value and weight and posWeight one value. CANN casts every input to the promoted dtype, which holds each
+ * block on the library's threads; {@link DirectMath} loops read and write memory in place with the
+ * same operations in FLOAT, with self, target and out dense and the others dense, single values, a
+ * repeated row or absent, and in BFLOAT16 and FLOAT16, with gradOutput dense or one value and weight
+ * and posWeight one value. CANN casts every input to the promoted dtype, which holds each
  * of them exactly (a 16-bit one only when all five share it), computes in fp32 and casts to out's
  * dtype, target's: one rounding, as here.
  */
@@ -23,11 +24,12 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks, Kernel
     private final StridedView out;
     private final boolean direct;
     /**
-     * BFLOAT16 self, target and out dense, gradOutput dense or one value, weight and posWeight
-     * absent or one value: the BFLOAT16 direct loops (2048×2048 mean, fresh JVMs: 2.70–2.80 →
-     * 1.60–1.65 ms, where the rows gathered, computed and scattered).
+     * Self, target and out dense of one 16-bit dtype, gradOutput dense of it or one value, weight
+     * and posWeight absent or one value: the 16-bit direct loops (2048×2048 mean, fresh JVMs:
+     * BFLOAT16 2.70–2.80 → 1.60–1.65 ms, FLOAT16 2.01–2.06 → 1.70–1.81, where the rows gathered,
+     * computed and scattered).
      */
-    private final boolean directBf16;
+    private final boolean directHalf;
 
     /**
      * The kernel of one plan (or of one tile-ordered piece of it), made by phase 1.
@@ -51,8 +53,9 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks, Kernel
                 && DirectOperands.dense(target, f)
                 && DirectOperands.dense(out, f) && DirectOperands.denseOrRepeating(grad, f)
                 && DirectOperands.denseOrRepeating(weight, f) && DirectOperands.denseOrRepeating(posWeight, f);
-        DType h = DType.BF16;
-        directBf16 = DirectOperands.dense(self, h) && DirectOperands.dense(target, h) && DirectOperands.dense(out, h)
+        DType h = out.dtype();
+        directHalf = (h == DType.BF16 || h == DType.FLOAT16) && DirectOperands.dense(self, h)
+                && DirectOperands.dense(target, h) && DirectOperands.dense(out, h)
                 && (grad.isUniform() || DirectOperands.dense(grad, h))
                 && (weight == null || weight.isUniform()) && (posWeight == null || posWeight.isUniform())
                 && DirectOperands.supported(Warmup.Family.BCE_WITH_LOGITS_BACKWARD, h);
@@ -85,9 +88,9 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks, Kernel
     public void task(long block, MemorySegment workspace) {
         long start = block * Blocks.SIZE;
         int len = (int) Math.min(Blocks.SIZE, self.numel() - start);
-        int done = direct || directBf16 ? len - len % DirectOperands.math().step() : 0;
-        if (done > 0 && directBf16) {
-            bf16Block(start, done);
+        int done = direct || directHalf ? len - len % DirectOperands.math().step() : 0;
+        if (done > 0 && directHalf) {
+            halfBlock(start, done);
         } else if (done > 0) {
             DirectOperands.math().bceWithLogitsBackward(DType.FLOAT, self.segment(), self.denseOffset(start),
                     target.segment(), target.denseOffset(start), DirectOperands.segment(grad, 0, start, done),
@@ -100,16 +103,17 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks, Kernel
         }
     }
 
-    /** Elements {@code [start, start + len)} by the BFLOAT16 direct loops. */
-    private void bf16Block(long start, int len) {
+    /** Elements {@code [start, start + len)} by the 16-bit direct loops. */
+    private void halfBlock(long start, int len) {
+        DType h = out.dtype();
         float w = weight == null ? 1f : weight.get(0);
         float pw = posWeight == null ? 1f : posWeight.get(0);
         if (grad.isUniform()) {
-            DirectOperands.math().bceWithLogitsBackwardUniform(DType.BF16, self.segment(), self.denseOffset(start),
+            DirectOperands.math().bceWithLogitsBackwardUniform(h, self.segment(), self.denseOffset(start),
                     target.segment(), target.denseOffset(start), grad.get(0), w, pw, scale, out.segment(),
                     out.denseOffset(start), len);
         } else {
-            DirectOperands.math().bceWithLogitsBackwardDenseGrad(DType.BF16, self.segment(), self.denseOffset(start),
+            DirectOperands.math().bceWithLogitsBackwardDenseGrad(h, self.segment(), self.denseOffset(start),
                     target.segment(), target.denseOffset(start), grad.segment(), grad.denseOffset(start), w, pw, scale,
                     out.segment(), out.denseOffset(start), len);
         }

@@ -38,7 +38,8 @@ public interface DirectMath extends HalfChunkMath {
      * {@link #bceWithLogitsBackward}, {@link #preluForwardWeighted}, {@link #readAndSum},
      * {@link #affineStore}, {@link #affine} and the channel loops (FLOAT only), {@link #bceWithLogitsUniform},
      * {@link #bceBackwardDenseGrad} and {@link #groupNormUpdate} (the 16-bit types),
-     * {@link #bceWithLogitsBackwardUniform} and {@link #bceWithLogitsBackwardDenseGrad} (BFLOAT16).
+     * {@link #bceWithLogitsBackwardUniform} and {@link #bceWithLogitsBackwardDenseGrad} (the 16-bit
+     * types).
      */
     boolean supports(DType dtype);
 
@@ -90,13 +91,13 @@ public interface DirectMath extends HalfChunkMath {
             long outAt, int n);
 
     /**
-     * As {@link #bceWithLogitsBackward} for BFLOAT16 {@code x}, {@code y} and {@code out}, with
+     * As {@link #bceWithLogitsBackward} for BFLOAT16 or FLOAT16 {@code x}, {@code y} and {@code out}, with
      * gradOutput {@code g}, weight {@code w} and posWeight {@code pw} single values (1 where absent).
      */
     void bceWithLogitsBackwardUniform(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt, float g,
             float w, float pw, float scale, MemorySegment out, long outAt, int n);
 
-    /** As {@link #bceWithLogitsBackwardUniform}, gradOutput {@code g} dense BFLOAT16. */
+    /** As {@link #bceWithLogitsBackwardUniform}, gradOutput {@code g} dense of {@code dtype}. */
     void bceWithLogitsBackwardDenseGrad(DType dtype, MemorySegment x, long xAt, MemorySegment y, long yAt,
             MemorySegment g, long gAt, float w, float pw, float scale, MemorySegment out, long outAt, int n);
 

@@ -30,6 +30,7 @@ final class Scratch {
     /** The FLOAT16 direct loops' runs of widened operands (see {@link VectorLanes}). */
     final float[] stageA = new float[STAGE];
     final float[] stageB = new float[STAGE];
+    final float[] stageC = new float[STAGE];
     /** A run's softplus values, looked up for the 16-bit BCE-with-logits loops. */
     final float[] softplus = new float[STAGE];
     /** A run's table indices, for the gathered softplus of the 16-bit BCE-with-logits loops. */

@@ -503,7 +503,7 @@ public final class Warmup {
             bulk.bceWithLogitsBackward(a, b, c, ones, ones, 1f, N);
             if (direct != null && dtype == DType.FLOAT) {
                 direct.bceWithLogitsBackward(DType.FLOAT, x, 0, y, 0, g, 0, g, 0, g, 0, 1f, out, 0, N);
-            } else if (direct != null && dtype == DType.BF16) {
+            } else if (direct != null) {
                 direct.bceWithLogitsBackwardUniform(dtype, hx, 0, hy, 0, 1f, 1f, 1f, 1f, out, 0, N);
                 direct.bceWithLogitsBackwardDenseGrad(dtype, hx, 0, hy, 0, hx, 0, 1f, 1f, 1f, out, 0, N);
             }

@@ -31,8 +31,9 @@
  *     or channels-last inputs of BCE with logits and PReLU backward are copied raw into the
  *     workspace in row-major order ({@code RowMajorCopies}), where the direct loops read them; an
  *     element-wise 16-bit call whose inputs all lie in one such order (BCE backward, BCE with logits
- *     backward, BCE with logits without reduction) is instead computed in that order into the workspace and its results moved
- *     raw into out ({@code InMemoryOrder}: one copy instead of one per input);
+ *     backward, BCE with logits without reduction) is instead computed in that order into the
+ *     workspace and its results moved raw into out ({@code InMemoryOrder}: one copy instead of one
+ *     per input);
  *     GroupNorm and its backward read NHWC memory a sample at a time as rows of C channels
  *     ({@code GroupNormChannelsLastKernel}, {@code GroupNormBackwardChannelsLastKernel}), with
  *     per-channel sums vectorised across channels: in place when the sample and its output are

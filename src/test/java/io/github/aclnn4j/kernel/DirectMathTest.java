@@ -197,14 +197,13 @@ class DirectMathTest {
     }
 
     /**
-     * BFLOAT16 BCE-with-logits gradients, gradOutput one value and dense, weight and posWeight one
+     * 16-bit BCE-with-logits gradients, gradOutput one value and dense, weight and posWeight one
      * value each (posWeight 0 and ∞ among them): the rows' bits, rounded once.
      */
-    @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
-    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3, 4, 5})
-    void bceWithLogitsBackwardBf16MatchesRows(long seed) {
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("halfCases")
+    void bceWithLogitsBackwardHalvesMatchRows(DType dt, long seed) {
         SplittableRandom rng = new SplittableRandom(seed);
-        DType dt = DType.BF16;
         float[] x = values(rng, dt, -30, 30);
         float[] y = values(rng, dt, 0, 1);
         float[] g = values(rng, dt, -2, 2);
