@@ -36,10 +36,9 @@ public interface DirectMath extends HalfChunkMath {
     /**
      * Whether the loops take {@code dtype}: FLOAT, BFLOAT16 and FLOAT16, except
      * {@link #bceWithLogitsBackward}, {@link #preluForwardWeighted}, {@link #readAndSum},
-     * {@link #affineStore}, {@link #affine} and the channel loops (FLOAT only), {@link #bceWithLogitsUniform},
-     * {@link #bceBackwardDenseGrad} and {@link #groupNormUpdate} (the 16-bit types),
-     * {@link #bceWithLogitsBackwardUniform} and {@link #bceWithLogitsBackwardDenseGrad} (the 16-bit
-     * types).
+     * {@link #affineStore}, {@link #affine} and the channel loops (FLOAT only), and
+     * {@link #bceWithLogitsUniform}, {@link #bceBackwardDenseGrad}, {@link #bceWithLogitsBackwardUniform},
+     * {@link #bceWithLogitsBackwardDenseGrad} and {@link #groupNormUpdate} (the 16-bit types).
      */
     boolean supports(DType dtype);
 

@@ -48,7 +48,9 @@
  *     {@code BlockTranspose}'s butterflies per element type and memory kind, by
  *     {@code tools/kernels/generate_block_transposes.py}; {@code BceBackwardVectorLoops}' 16-bit
  *     loops per kind of gradOutput and weight, by
- *     {@code tools/kernels/generate_bce_backward_loops.py}).</li>
+ *     {@code tools/kernels/generate_bce_backward_loops.py}; {@code BceWithLogitsBackwardVectorLoops}'
+ *     per dtype and kind of gradOutput, by
+ *     {@code tools/kernels/generate_bce_with_logits_backward_loops.py}).</li>
  * <li><b>Forward operators are element-wise plans like the backward ones.</b> A per-channel
  *     operand is a broadcast view (stride 0 where it repeats) of the call's logical shape, so
  *     {@code Tiling} and the rows treat it as any other operand; broadcast operands touch little
