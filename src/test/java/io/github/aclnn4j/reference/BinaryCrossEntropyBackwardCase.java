@@ -101,13 +101,13 @@ public final class BinaryCrossEntropyBackwardCase {
             ctx.note("reduction", reduction);
             StridedLayout selfLayout = r.contiguousOrPermuted(shape);
             int format = selfLayout.format();
-            StridedLayout targetLayout = (r.oneIn(4) ? r.contiguousOrPermuted(shape) : selfLayout).withFormat(format);
+            StridedLayout targetLayout = r.mostlyLike(selfLayout, shape).withFormat(format);
             boolean scalarGrad = reduction != Reference.NONE && r.nextBoolean();
             StridedLayout gradLayout = scalarGrad ? StridedLayout.contiguous(new long[0])
-                    : r.oneIn(4) ? r.contiguousOrPermuted(shape) : selfLayout;
+                    : r.mostlyLike(selfLayout, shape);
             int weighting = r.nextInt(3); // none, one value, dense
             StridedLayout weightLayout = weighting == 1 ? StridedLayout.contiguous(new long[] {1}).withFormat(format)
-                    : (r.oneIn(4) ? r.contiguousOrPermuted(shape) : selfLayout).withFormat(format);
+                    : r.mostlyLike(selfLayout, shape).withFormat(format);
             StridedLayout outLayout = r.oneIn(6) ? StridedLayout.transposed(shape) : StridedLayout.contiguous(shape);
 
             DeviceTensor grad = ctx.input("gradOutput", r.oneIn(8) ? r.floatType() : type, gradLayout,

@@ -74,10 +74,10 @@ public final class BinaryCrossEntropyWithLogitsBackwardCase {
             ctx.note("reduction", reduction);
             StridedLayout selfLayout = r.contiguousOrPermuted(shape);
             int format = selfLayout.format();
-            StridedLayout targetLayout = (r.oneIn(4) ? r.contiguousOrPermuted(shape) : selfLayout).withFormat(format);
+            StridedLayout targetLayout = r.mostlyLike(selfLayout, shape).withFormat(format);
             StridedLayout gradLayout = reduction != Reference.NONE && r.nextBoolean()
                     ? StridedLayout.contiguous(new long[0])
-                    : r.oneIn(4) ? r.contiguousOrPermuted(shape) : selfLayout;
+                    : r.mostlyLike(selfLayout, shape);
             StridedLayout weightLayout = r.oneIn(4) ? selfLayout : StridedLayout.contiguous(new long[] {1});
             StridedLayout posWeightLayout = r.oneIn(4) ? selfLayout : StridedLayout.contiguous(new long[] {1});
             StridedLayout outLayout = (r.oneIn(6) ? StridedLayout.transposed(shape) : StridedLayout.contiguous(shape))

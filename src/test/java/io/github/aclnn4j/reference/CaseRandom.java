@@ -123,6 +123,11 @@ public final class CaseRandom {
         return shape;
     }
 
+    /** {@code usual} three times in four, else {@link #contiguousOrPermuted}. */
+    public StridedLayout mostlyLike(StridedLayout usual, long[] shape) {
+        return oneIn(4) ? contiguousOrPermuted(shape) : usual;
+    }
+
     /** Contiguous, transposed (the last two dimensions swapped in memory) or, from rank 4, channels-last. */
     public StridedLayout contiguousOrPermuted(long[] shape) {
         return switch (nextInt(shape.length >= 4 ? 3 : 2)) {

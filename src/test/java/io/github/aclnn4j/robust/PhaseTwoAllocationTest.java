@@ -336,8 +336,8 @@ class PhaseTwoAllocationTest {
                 return;
             }
             boolean large = largeCalls().anyMatch(a -> a.get()[0].equals(args[0]));
-            Arguments call = Stream.of(calls(), largeCalls(), stagedCalls()).flatMap(c -> c).filter(a -> a.get()[0].equals(args[0])).findFirst()
-                    .orElseThrow();
+            Arguments call = Stream.of(calls(), largeCalls(), stagedCalls()).flatMap(c -> c)
+                    .filter(a -> a.get()[0].equals(args[0])).findFirst().orElseThrow();
             System.out.println("bytes per call: " + probe.bytesPerCall((Phase1) call.get()[1], (Phase2) call.get()[2],
                     large, large ? LARGE_ROUND : ROUND));
         } finally {
