@@ -306,15 +306,16 @@ public final class Aclnn {
      * 4 ms apiece before a program's first result.
      */
     private static void beginPlan(String operator, long[] workspaceSize, AclOpExecutor executor) {
-        String function = operator + "GetWorkspaceSize";
+        // the function's name is spelled out only for a failure: every call would otherwise build it
         if (workspaceSize == null) {
-            throw Status.nullptr(function + ": workspaceSize must not be null");
+            throw Status.nullptr(operator + "GetWorkspaceSize: workspaceSize must not be null");
         }
         if (workspaceSize.length < 1) { // the C pointer to nothing: no room for the size
-            throw Status.nullptr(function + ": workspaceSize is a long[0]; it needs room for the size (long[1])");
+            throw Status.nullptr(operator
+                    + "GetWorkspaceSize: workspaceSize is a long[0]; it needs room for the size (long[1])");
         }
         if (executor == null) {
-            throw Status.nullptr(function + ": executor must not be null");
+            throw Status.nullptr(operator + "GetWorkspaceSize: executor must not be null");
         }
         executor.executor = null;
     }
