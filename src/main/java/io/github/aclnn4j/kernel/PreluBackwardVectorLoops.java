@@ -74,11 +74,11 @@ final class PreluBackwardVectorLoops {
                 FloatVector gv = ((IntVector) ShortVector.fromMemorySegment(SD, g, gRow + 2L * c, ORDER)
                         .convertShape(VectorOperators.ZERO_EXTEND_S2I, ID, 0)).lanewise(VectorOperators.LSHL, 16)
                         .reinterpretAsFloats();
-                DoubleVector xd = (DoubleVector) xv.min(0f).convertShape(VectorOperators.F2D, D, 0);
+                VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
+                DoubleVector xd = (DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0); // min(x, 0)
                 DoubleVector gd = (DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0);
                 xd.fma(gd, DoubleVector.fromArray(D, acc, c)).intoArray(acc, c); // the product is exact
-                gv.mul(FloatVector.fromArray(FD, w, c)).blend(gv, xv.compare(VectorOperators.GT, 0f))
-                        .intoArray(out, outRow + c);
+                gv.mul(FloatVector.fromArray(FD, w, c)).blend(gv, up).intoArray(out, outRow + c);
             }
             for (; c < channels; c++) { // the row's last channels, with the same operations
                 float xi = HalfFloats.fromBf16(x.get(ValueLayout.JAVA_SHORT_UNALIGNED, xRow + 2L * c));
@@ -103,11 +103,11 @@ final class PreluBackwardVectorLoops {
             for (; c < whole; c += FD.length()) {
                 FloatVector xv = FloatVector.fromMemorySegment(FD, x, xRow + 4L * c, ORDER);
                 FloatVector gv = FloatVector.fromMemorySegment(FD, g, gRow + 4L * c, ORDER);
-                DoubleVector xd = (DoubleVector) xv.min(0f).convertShape(VectorOperators.F2D, D, 0);
+                VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
+                DoubleVector xd = (DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0); // min(x, 0)
                 DoubleVector gd = (DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0);
                 xd.fma(gd, DoubleVector.fromArray(D, acc, c)).intoArray(acc, c); // the product is exact
-                gv.mul(FloatVector.fromArray(FD, w, c)).blend(gv, xv.compare(VectorOperators.GT, 0f))
-                        .intoArray(out, outRow + c);
+                gv.mul(FloatVector.fromArray(FD, w, c)).blend(gv, up).intoArray(out, outRow + c);
             }
             for (; c < channels; c++) { // the row's last channels, with the same operations
                 float xi = x.get(F32, xRow + 4L * c);

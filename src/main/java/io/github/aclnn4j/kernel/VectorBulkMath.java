@@ -446,9 +446,10 @@ final class VectorBulkMath implements BulkMath {
         for (int bound = from + F8.loopBound(to - from); i < bound; i += F8.length()) {
             FloatVector xv = FloatVector.fromArray(F8, x, i);
             FloatVector gv = FloatVector.fromArray(F8, g, i);
-            DoubleVector xd = (DoubleVector) xv.min(0f).convertShape(VectorOperators.F2D, D8, 0);
+            VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
+            DoubleVector xd = (DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D8, 0); // min(x, 0)
             acc = xd.fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D8, 0), acc);
-            gv.mul(w).blend(gv, xv.compare(VectorOperators.GT, 0f)).intoArray(x, i);
+            gv.mul(w).blend(gv, up).intoArray(x, i);
         }
         acc.intoArray(lanes, 0);
         return i;
@@ -464,12 +465,14 @@ final class VectorBulkMath implements BulkMath {
             FloatVector g0 = FloatVector.fromArray(F4, g, i);
             FloatVector x1 = FloatVector.fromArray(F4, x, i + 4);
             FloatVector g1 = FloatVector.fromArray(F4, g, i + 4);
-            acc0 = ((DoubleVector) x0.min(0f).convertShape(VectorOperators.F2D, D4, 0))
+            VectorMask<Float> up0 = x0.compare(VectorOperators.GT, 0f);
+            VectorMask<Float> up1 = x1.compare(VectorOperators.GT, 0f);
+            acc0 = ((DoubleVector) x0.blend(0f, up0).convertShape(VectorOperators.F2D, D4, 0)) // min(x, 0)
                     .fma((DoubleVector) g0.convertShape(VectorOperators.F2D, D4, 0), acc0);
-            acc1 = ((DoubleVector) x1.min(0f).convertShape(VectorOperators.F2D, D4, 0))
+            acc1 = ((DoubleVector) x1.blend(0f, up1).convertShape(VectorOperators.F2D, D4, 0))
                     .fma((DoubleVector) g1.convertShape(VectorOperators.F2D, D4, 0), acc1);
-            g0.mul(w).blend(g0, x0.compare(VectorOperators.GT, 0f)).intoArray(x, i);
-            g1.mul(w).blend(g1, x1.compare(VectorOperators.GT, 0f)).intoArray(x, i + 4);
+            g0.mul(w).blend(g0, up0).intoArray(x, i);
+            g1.mul(w).blend(g1, up1).intoArray(x, i + 4);
         }
         acc0.intoArray(lanes, 0);
         acc1.intoArray(lanes, D4.length());
@@ -484,11 +487,11 @@ final class VectorBulkMath implements BulkMath {
             for (; c < whole; c += FD.length()) {
                 FloatVector xv = FloatVector.fromArray(FD, x, row + c);
                 FloatVector gv = FloatVector.fromArray(FD, g, row + c);
-                DoubleVector xd = (DoubleVector) xv.min(0f).convertShape(VectorOperators.F2D, D, 0);
+                VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
+                DoubleVector xd = (DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0); // min(x, 0)
                 DoubleVector gd = (DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0);
                 xd.fma(gd, DoubleVector.fromArray(D, acc, c)).intoArray(acc, c); // the product is exact
-                gv.mul(FloatVector.fromArray(FD, w, c)).blend(gv, xv.compare(VectorOperators.GT, 0f))
-                        .intoArray(x, row + c);
+                gv.mul(FloatVector.fromArray(FD, w, c)).blend(gv, up).intoArray(x, row + c);
             }
             for (; c < channels; c++) {
                 float xi = x[row + c];
