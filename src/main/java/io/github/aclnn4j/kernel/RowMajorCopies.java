@@ -6,7 +6,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The 16-bit inputs of an element-wise call brought into row-major order in the call's workspace,
- * where they lie transposed or channels-last ({@link HalfTransposeKernel#rowMajorIntoWorkspace}):
+ * where they lie transposed or channels-last ({@link TransposeCopyKernel#rowMajorIntoWorkspace}):
  * copied raw, so that the call's kernel then reads every input densely, as its direct loops take
  * them, and computes the same bits as on inputs that were dense to begin with. Inputs already dense
  * are read where they lie.
@@ -14,14 +14,14 @@ import java.lang.foreign.MemorySegment;
 final class RowMajorCopies {
     private final StridedView[] inputs;
     /** Per input, its copy; null for an input read where it lies. */
-    private final HalfTransposeKernel[] copies;
+    private final TransposeCopyKernel[] copies;
     private final long[] at;
     private final DType dtype;
     private final long[] shape;
     private final long[] rowMajor;
     private final long endByte;
 
-    private RowMajorCopies(StridedView[] inputs, HalfTransposeKernel[] copies, long[] at, DType dtype, long[] shape,
+    private RowMajorCopies(StridedView[] inputs, TransposeCopyKernel[] copies, long[] at, DType dtype, long[] shape,
             long endByte) {
         this.inputs = inputs;
         this.copies = copies;
@@ -35,14 +35,14 @@ final class RowMajorCopies {
     /**
      * The copies of {@code inputs} (views of logical {@code shape}, each of 16-bit {@code dtype})
      * into the workspace from byte {@code workspaceAt}; null unless each input is dense in native
-     * memory or lies in an order {@link HalfTransposeKernel#rowMajorIntoWorkspace} copies, and one at
+     * memory or lies in an order {@link TransposeCopyKernel#rowMajorIntoWorkspace} copies, and one at
      * least is to be copied.
      */
     static RowMajorCopies of(DType dtype, long[] shape, long workspaceAt, StridedView... inputs) {
         if (dtype != DType.BF16 && dtype != DType.FLOAT16) {
             return null;
         }
-        HalfTransposeKernel[] copies = new HalfTransposeKernel[inputs.length];
+        TransposeCopyKernel[] copies = new TransposeCopyKernel[inputs.length];
         long[] at = new long[inputs.length];
         long next = (workspaceAt + 63) / 64 * 64;
         boolean any = false;
@@ -53,7 +53,7 @@ final class RowMajorCopies {
             if (DirectOperands.dense(inputs[i], dtype)) {
                 continue;
             }
-            copies[i] = HalfTransposeKernel.rowMajorIntoWorkspace(inputs[i], shape, next);
+            copies[i] = TransposeCopyKernel.rowMajorIntoWorkspace(inputs[i], shape, next);
             if (copies[i] == null) {
                 return null;
             }
@@ -71,7 +71,7 @@ final class RowMajorCopies {
 
     /** Runs the copies into {@code workspace}. */
     void run(MemorySegment workspace) {
-        for (HalfTransposeKernel copy : copies) {
+        for (TransposeCopyKernel copy : copies) {
             if (copy != null) {
                 copy.run(workspace);
             }

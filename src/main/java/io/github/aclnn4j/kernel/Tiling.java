@@ -66,7 +66,7 @@ public final class Tiling {
         long sb = shape[b];
         int span = LINE / elementBytes(views);
         long ta = Math.min(span, sa);
-        long tb = Math.min(Blocks.SIZE / span, sb);
+        long tb = Math.min(tileRow(elementBytes(views)), sb);
         long fa = sa - sa % ta;
         long fb = sb - sb % tb;
         int[] others = new int[rank - 2];
@@ -98,6 +98,16 @@ public final class Tiling {
     }
 
     /** The smallest element size of the operands (not broadcast ones), at most a line's. */
+    /**
+     * Elements in a tile's row, for operands whose widest element has {@code elementBytes} bytes: a
+     * block's worth of rows, as many rows as fill a cache line (256 FLOAT, 128 16-bit). A run of the
+     * memory order no longer than this stays whole in a tile, so operands dense in that order stay
+     * dense in each piece.
+     */
+    static long tileRow(int elementBytes) {
+        return Blocks.SIZE / (LINE / elementBytes);
+    }
+
     private static int elementBytes(StridedView[] views) {
         int bytes = LINE;
         for (StridedView view : views) {

@@ -26,7 +26,7 @@
  *     register blocks ({@code BlockTranspose}) and each memory column then moved whole
  *     ({@link io.github.aclnn4j.kernel.BulkMath#storePanel});
  *     a 16-bit channels-last PReLU input bound for a contiguous output of its dtype is instead copied
- *     there raw ({@link io.github.aclnn4j.kernel.HalfTransposeKernel}) and computed over in place,
+ *     there raw ({@link io.github.aclnn4j.kernel.TransposeCopyKernel}) and computed over in place,
  *     dense, which spares the conversions around the transposing stores, and the 16-bit transposed
  *     or channels-last inputs of BCE with logits and PReLU backward are copied raw into the
  *     workspace in row-major order ({@code RowMajorCopies}), where the direct loops read them; an

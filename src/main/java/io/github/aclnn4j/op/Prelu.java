@@ -1,6 +1,6 @@
 package io.github.aclnn4j.op;
 
-import io.github.aclnn4j.kernel.HalfTransposeKernel;
+import io.github.aclnn4j.kernel.TransposeCopyKernel;
 import io.github.aclnn4j.kernel.Kernel;
 import io.github.aclnn4j.kernel.PreluKernel;
 import io.github.aclnn4j.kernel.StridedView;
@@ -107,7 +107,7 @@ public final class Prelu {
 
     /**
      * A 16-bit channels-last self into a contiguous out of its dtype: self's values copied into out
-     * unchanged ({@link HalfTransposeKernel}), then PReLU over out in place, where it is dense, with
+     * unchanged ({@link TransposeCopyKernel}), then PReLU over out in place, where it is dense, with
      * the same operations per element as the tiled path; null where that does not apply.
      */
     private static Kernel viaOut(TensorDesc self, TensorDesc out, DType promoted, long[] logical, StridedView x,
@@ -122,7 +122,7 @@ public final class Prelu {
         if (positions < MIN_POSITIONS) {
             return null;
         }
-        Kernel copy = HalfTransposeKernel.of(x.permute(Shapes.channelsLastOrder(logical.length)), o, samples,
+        Kernel copy = TransposeCopyKernel.of(x.permute(Shapes.channelsLastOrder(logical.length)), o, samples,
                 positions, channels);
         return copy == null ? null : Kernel.inOrder(new Kernel[] {copy, new PreluKernel(o, w, o, promoted)});
     }

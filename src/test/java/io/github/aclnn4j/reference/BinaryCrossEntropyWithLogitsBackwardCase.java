@@ -66,11 +66,24 @@ public final class BinaryCrossEntropyWithLogitsBackwardCase {
      * bit against the same call on contiguous copies of its inputs.
      */
     public static long[][] runHalfLayouts(long seed) {
+        return runLayouts(seed, false);
+    }
+
+    /**
+     * As {@link #runHalfLayouts}, the operands FLOAT (some inputs of another dtype), the shapes' memory runs
+     * mostly longer than a tile's row: the FLOAT calls computed in their inputs' memory order.
+     */
+    public static long[][] runFloatLayouts(long seed) {
+        return runLayouts(seed, true);
+    }
+
+    private static long[][] runLayouts(long seed, boolean floats) {
         try (CaseContext ctx = new CaseContext("aclnnBinaryCrossEntropyWithLogitsBackward", seed, false)) {
             CaseRandom r = ctx.random;
-            long[] shape = r.halfLayoutShape();
+            long[] shape = floats ? r.floatLayoutShape() : r.halfLayoutShape();
             int reduction = r.nextInt(3);
-            StoredType type = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
+            StoredType drawn = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
+            StoredType type = floats ? StoredType.FLOAT : drawn;
             ctx.note("reduction", reduction);
             StridedLayout selfLayout = r.contiguousOrPermuted(shape);
             int format = selfLayout.format();

@@ -33,4 +33,15 @@ class BinaryCrossEntropyWithLogitsBackwardRandomTest {
     void halfLayoutsMatchReferenceAndContiguousCall(long seed) {
         BinaryCrossEntropyWithLogitsBackwardCase.runHalfLayouts(seed);
     }
+
+    static LongStream floatLayoutSeeds() {
+        return LongStream.range(0, 100).map(i -> 0x8200_0000L + i);
+    }
+
+    /** FLOAT transposed and channels-last operands: the calls computed in their inputs' memory order. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("floatLayoutSeeds")
+    void floatLayoutsMatchReferenceAndContiguousCall(long seed) {
+        BinaryCrossEntropyWithLogitsBackwardCase.runFloatLayouts(seed);
+    }
 }

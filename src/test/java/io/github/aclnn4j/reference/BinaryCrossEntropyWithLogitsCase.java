@@ -65,18 +65,31 @@ public final class BinaryCrossEntropyWithLogitsCase {
      * against the same call on contiguous copies of its inputs.
      */
     public static long[][] runHalfLayouts(long seed) {
+        return runLayouts(seed, false);
+    }
+
+    /**
+     * As {@link #runHalfLayouts}, the operands FLOAT (some inputs of another dtype), the shapes' memory runs
+     * mostly longer than a tile's row: the FLOAT calls computed in their inputs' memory order.
+     */
+    public static long[][] runFloatLayouts(long seed) {
+        return runLayouts(seed, true);
+    }
+
+    private static long[][] runLayouts(long seed, boolean floats) {
         try (CaseContext ctx = new CaseContext("aclnnBinaryCrossEntropyWithLogits", seed, false)) {
             CaseRandom r = ctx.random;
-            long[] shape = r.halfLayoutShape();
-            int reduction = r.nextInt(3);
-            StoredType selfType = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
+            long[] shape = floats ? r.floatLayoutShape() : r.halfLayoutShape();
+            int reduction = floats && r.nextBoolean() ? Reference.NONE : r.nextInt(3); // FLOAT: mostly none
+            StoredType drawn = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
+            StoredType selfType = floats ? StoredType.FLOAT : drawn;
             StoredType targetType = r.oneIn(8) ? r.floatType() : selfType;
             boolean weighted = r.oneIn(3);
             boolean posWeighted = r.oneIn(3);
             ctx.note("reduction", reduction);
             long[] outShape = reduction == Reference.NONE ? shape : r.oneElementShape();
             StridedLayout selfLayout = r.contiguousOrPermuted(shape);
-            StridedLayout targetLayout = r.nextBoolean() ? selfLayout : r.contiguousOrPermuted(shape);
+            StridedLayout targetLayout = floats || r.nextBoolean() ? selfLayout : r.contiguousOrPermuted(shape);
             StridedLayout outLayout = reduction == Reference.NONE && r.oneIn(6) ? StridedLayout.transposed(shape)
                     : StridedLayout.contiguous(outShape);
             StoredType computeType = StoredType.promote(selfType, targetType);

@@ -33,4 +33,15 @@ class BinaryCrossEntropyWithLogitsRandomTest {
     void halfLayoutsMatchReferenceAndContiguousCall(long seed) {
         BinaryCrossEntropyWithLogitsCase.runHalfLayouts(seed);
     }
+
+    static LongStream floatLayoutSeeds() {
+        return LongStream.range(0, 100).map(i -> 0x3200_0000L + i);
+    }
+
+    /** FLOAT transposed and channels-last operands: the calls computed in their inputs' memory order. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("floatLayoutSeeds")
+    void floatLayoutsMatchReferenceAndContiguousCall(long seed) {
+        BinaryCrossEntropyWithLogitsCase.runFloatLayouts(seed);
+    }
 }

@@ -123,6 +123,20 @@ public final class CaseRandom {
         return shape;
     }
 
+    /**
+     * As {@link #halfLayoutShape}, the last two dimensions longer half of the time (200 to 699): a
+     * transposed FLOAT operand's runs in memory then outgrow a tile's row (256), which the FLOAT calls
+     * computed in memory order need.
+     */
+    public long[] floatLayoutShape() {
+        int rank = 2 + nextInt(3);
+        long[] shape = new long[rank];
+        for (int d = 0; d < rank; d++) {
+            shape[d] = d < rank - 2 ? 1 + nextInt(3) : nextBoolean() ? 200 + nextInt(500) : 1 + nextInt(90);
+        }
+        return shape;
+    }
+
     /** {@code usual} three times in four, else {@link #contiguousOrPermuted}. */
     public StridedLayout mostlyLike(StridedLayout usual, long[] shape) {
         return oneIn(4) ? contiguousOrPermuted(shape) : usual;

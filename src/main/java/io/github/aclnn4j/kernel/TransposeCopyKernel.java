@@ -5,21 +5,24 @@ import io.github.aclnn4j.tensor.Shapes;
 import java.lang.foreign.MemorySegment;
 
 /**
- * 16-bit values of channels-last memory ({@code [N, P, C]}: P positions of C channels per sample)
- * copied unchanged into a dense channels-first destination ({@code [N, C, P]}), a panel of positions
- * at a time: read where they lie and stored transposed by {@link BulkMath#transposeHalves}. A
- * transposed matrix is the same copy ({@code [N, K, R]} memory of an {@code [N, R, K]} view: K
- * positions of R channels). The first half of an element-wise call whose 16-bit inputs lie in such
- * an order: the call then runs where they are dense (the output in place, or copies in the
- * workspace), and rounds each element as before. Moving raw 16-bit values leaves out the conversions to float and back that
- * the tiled path pays around its transposing stores (see {@code docs/performance-usage.md}).
+ * Values of channels-last memory ({@code [N, P, C]}: P positions of C channels per sample) copied
+ * unchanged into a dense channels-first destination ({@code [N, C, P]}), a panel of positions at a
+ * time: read where they lie and stored transposed by {@link BulkMath#transposeHalves} (16-bit) or
+ * {@link BulkMath#transposeFloats}. A transposed matrix is the same copy ({@code [N, K, R]} memory
+ * of an {@code [N, R, K]} view: K positions of R channels). The first half of an element-wise call
+ * whose 16-bit inputs lie in such an order: the call then runs where they are dense (the output in
+ * place, or copies in the workspace), and rounds each element as before. Moving raw 16-bit values
+ * leaves out the conversions to float and back that the tiled path pays around its transposing
+ * stores (see {@code docs/performance-usage.md}). Or the second half of a call computed in its
+ * inputs' order into the workspace ({@link InMemoryOrder}): its results, 16-bit or FLOAT, moved
+ * into out.
  */
-public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
+public final class TransposeCopyKernel implements Parallel.Tasks, Kernel {
     /** Positions per panel at least: the transposing stores' blocks are 8 × 8. */
     private static final int MIN_ROWS = 8;
     /**
      * Channels per panel at most: with 64 positions, a panel then reads and writes runs of 128
-     * bytes, whole cache lines, on both sides.
+     * bytes (256 for FLOAT), whole cache lines, on both sides.
      */
     private static final int MAX_CHANNELS = 64;
 
@@ -31,6 +34,8 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
     private final long dstAt;
     private final long positions;
     private final long channels;
+    /** 2 for 16-bit values, 4 for FLOAT. */
+    private final int elementBytes;
     /** Channels per panel: all of them, or {@link #MAX_CHANNELS} at a time. */
     private final int chunk;
     private final long chunksPerPanelRow;
@@ -39,8 +44,9 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
     private final long panelsPerSample;
     private final long tasks;
 
-    private HalfTransposeKernel(MemorySegment src, long srcAt, MemorySegment dst, long dstAt, long samples,
-            long positions, long channels) {
+    private TransposeCopyKernel(MemorySegment src, long srcAt, MemorySegment dst, long dstAt, long samples,
+            long positions, long channels, int elementBytes) {
+        this.elementBytes = elementBytes;
         this.src = src;
         this.srcAt = srcAt;
         this.dst = dst;
@@ -60,7 +66,7 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
      * shape; or null where it does not apply: other dtypes, non-dense or heap views, or memory the
      * two share.
      */
-    public static HalfTransposeKernel of(StridedView src, StridedView dst, long samples, long positions,
+    public static TransposeCopyKernel of(StridedView src, StridedView dst, long samples, long positions,
             long channels) {
         if (!applies(src, dst.dtype(), channels) || !DirectOperands.dense(dst, dst.dtype())) {
             return null;
@@ -71,19 +77,19 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
         if (a < b + bytes && b < a + bytes) {
             return null;
         }
-        return new HalfTransposeKernel(src.segment(), src.denseOffset(0), dst.segment(), dst.denseOffset(0), samples,
-                positions, channels);
+        return new TransposeCopyKernel(src.segment(), src.denseOffset(0), dst.segment(), dst.denseOffset(0), samples,
+                positions, channels, 2);
     }
 
     /**
      * As {@link #of}, into the call's workspace from byte {@code workspaceAt} (2 bytes an element);
      * null where it does not apply.
      */
-    static HalfTransposeKernel intoWorkspace(StridedView src, long workspaceAt, long samples, long positions,
+    static TransposeCopyKernel intoWorkspace(StridedView src, long workspaceAt, long samples, long positions,
             long channels) {
         return applies(src, src.dtype(), channels)
-                ? new HalfTransposeKernel(src.segment(), src.denseOffset(0), null, workspaceAt, samples, positions,
-                        channels)
+                ? new TransposeCopyKernel(src.segment(), src.denseOffset(0), null, workspaceAt, samples, positions,
+                        channels, 2)
                 : null;
     }
 
@@ -139,21 +145,22 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
      * A copy of {@code view} (of logical {@code shape}) into the workspace from byte
      * {@code workspaceAt}, row-major, where it lies as a {@link Permutation} says; null otherwise.
      */
-    static HalfTransposeKernel rowMajorIntoWorkspace(StridedView view, long[] shape, long workspaceAt) {
+    static TransposeCopyKernel rowMajorIntoWorkspace(StridedView view, long[] shape, long workspaceAt) {
         Permutation p = Permutation.of(view, shape);
         return p == null ? null
                 : intoWorkspace(view.permute(p.order), workspaceAt, p.samples, p.positions, p.channels);
     }
 
     /**
-     * The copy of 16-bit values lying in the workspace from byte {@code workspaceAt} in the memory
-     * order of {@code p} into {@code dst}, dense, row-major; null where it does not apply (dtypes, a
-     * heap destination).
+     * The copy of values lying in the workspace from byte {@code workspaceAt} in the memory order of
+     * {@code p} into {@code dst}, dense, row-major; 16-bit or FLOAT values, as {@code dst}'s dtype;
+     * null where it does not apply (other dtypes, fewer than two channels, a heap destination).
      */
-    static HalfTransposeKernel fromWorkspace(long workspaceAt, StridedView dst, Permutation p) {
-        return panelsOf(dst.dtype(), p.channels) && DirectOperands.dense(dst, dst.dtype())
-                ? new HalfTransposeKernel(null, workspaceAt, dst.segment(), dst.denseOffset(0), p.samples, p.positions,
-                        p.channels)
+    static TransposeCopyKernel fromWorkspace(long workspaceAt, StridedView dst, Permutation p) {
+        DType dt = dst.dtype();
+        return (panelsOf(dt, p.channels) || (dt == DType.FLOAT && p.channels >= 2)) && DirectOperands.dense(dst, dt)
+                ? new TransposeCopyKernel(null, workspaceAt, dst.segment(), dst.denseOffset(0), p.samples, p.positions,
+                        p.channels, (int) dt.byteSize)
                 : null;
     }
 
@@ -181,8 +188,14 @@ public final class HalfTransposeKernel implements Parallel.Tasks, Kernel {
         long p0 = panel % panelsPerSample * rows;
         int m = (int) Math.min(rows, positions - p0);
         int cs = (int) Math.min(chunk, channels - c0);
-        BulkMath.forLayouts().transposeHalves(src == null ? workspace : src,
-                srcAt + 2 * ((n * positions + p0) * channels + c0), 2 * channels, m, cs,
-                dst == null ? workspace : dst, dstAt + 2 * ((n * channels + c0) * positions + p0), 2 * positions);
+        MemorySegment from = src == null ? workspace : src;
+        long fromAt = srcAt + elementBytes * ((n * positions + p0) * channels + c0);
+        MemorySegment to = dst == null ? workspace : dst;
+        long toAt = dstAt + elementBytes * ((n * channels + c0) * positions + p0);
+        if (elementBytes == 2) {
+            BulkMath.forLayouts().transposeHalves(from, fromAt, 2 * channels, m, cs, to, toAt, 2 * positions);
+        } else {
+            BulkMath.forLayouts().transposeFloats(from, fromAt, 4 * channels, m, cs, to, toAt, 4 * positions);
+        }
     }
 }
