@@ -33,7 +33,8 @@
  *     element-wise 16-bit call whose inputs all lie in one such order (BCE backward, BCE with logits
  *     backward, BCE with logits without reduction) is instead computed in that order into the
  *     workspace and its results moved raw into out ({@code InMemoryOrder}: one copy instead of one
- *     per input);
+ *     per input), and so is a FLOAT one whose memory runs are longer than a tile's row, which no
+ *     tile would keep dense;
  *     GroupNorm and its backward read NHWC memory a sample at a time as rows of C channels
  *     ({@code GroupNormChannelsLastKernel}, {@code GroupNormBackwardChannelsLastKernel}), with
  *     per-channel sums vectorised across channels: in place when the sample and its output are
