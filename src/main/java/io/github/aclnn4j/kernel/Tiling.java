@@ -64,9 +64,9 @@ public final class Tiling {
         }
         long sa = shape[a];
         long sb = shape[b];
-        int span = LINE / elementBytes(views);
-        long ta = Math.min(span, sa);
-        long tb = Math.min(tileRow(elementBytes(views)), sb);
+        int bytes = elementBytes(views);
+        long ta = Math.min(LINE / bytes, sa);
+        long tb = Math.min(tileRow(bytes), sb);
         long fa = sa - sa % ta;
         long fb = sb - sb % tb;
         int[] others = new int[rank - 2];
@@ -97,17 +97,17 @@ public final class Tiling {
         return out;
     }
 
-    /** The smallest element size of the operands (not broadcast ones), at most a line's. */
     /**
-     * Elements in a tile's row, for operands whose widest element has {@code elementBytes} bytes: a
-     * block's worth of rows, as many rows as fill a cache line (256 FLOAT, 128 16-bit). A run of the
-     * memory order no longer than this stays whole in a tile, so operands dense in that order stay
-     * dense in each piece.
+     * Elements in a tile's row when the operands' smallest element has {@code elementBytes} bytes: a
+     * block spread over as many rows as fill a cache line with such elements (256 FLOAT, 128
+     * 16-bit). A run of the memory order no longer than this stays whole in a tile, so operands
+     * dense in that order stay dense in each piece.
      */
     static long tileRow(int elementBytes) {
         return Blocks.SIZE / (LINE / elementBytes);
     }
 
+    /** The smallest element size of the operands (not broadcast ones), at most a line's. */
     private static int elementBytes(StridedView[] views) {
         int bytes = LINE;
         for (StridedView view : views) {
