@@ -156,8 +156,9 @@ class PhaseTwoAllocationTest {
 
     /**
      * 16-bit inputs that lie transposed or channels-last, which phase 2 copies into the workspace
-     * and computes over there: the kernel over those copies is built at the first launch over a
-     * workspace, not at every launch ({@code kernel.OverWorkspace}).
+     * and computes over there, and FLOAT inputs that lie transposed with long memory runs, computed
+     * in their order into the workspace: the kernel over the workspace is built at the first launch
+     * over it, not at every launch ({@code kernel.OverWorkspace}).
      */
     static Stream<Arguments> stagedCalls() {
         int side = 64;
@@ -180,6 +181,13 @@ class PhaseTwoAllocationTest {
                                 permuted(ACL_BF16, halves(ACL_BF16, n), transposed, side, side), null, null, 0,
                                 tensor(ACL_BF16, halves(ACL_BF16, n), side, side), ws, ex),
                         (Phase2) Aclnn::binaryCrossEntropyWithLogits),
+                Arguments.of("BCE backward FLOAT 512x8 transposed, none", (Phase1) (ws, ex) ->
+                        Aclnn.binaryCrossEntropyBackwardGetWorkspaceSize(
+                                permuted(ACL_FLOAT, ones(n), new long[] {1, 512}, 512, 8),
+                                permuted(ACL_FLOAT, ones(n), new long[] {1, 512}, 512, 8),
+                                permuted(ACL_FLOAT, ones(n), new long[] {1, 512}, 512, 8), null, 0,
+                                tensor(ACL_FLOAT, ones(n), 512, 8), ws, ex),
+                        (Phase2) Aclnn::binaryCrossEntropyBackward),
                 Arguments.of("PReLU backward BFLOAT16 2x64x8x8 channels-last", (Phase1) (ws, ex) ->
                         Aclnn.preluBackwardGetWorkspaceSize(
                                 permuted(ACL_BF16, halves(ACL_BF16, numel), channelsLast, 2, channels, 8, 8),
