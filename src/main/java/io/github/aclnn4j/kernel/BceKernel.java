@@ -12,7 +12,9 @@ import java.lang.foreign.ValueLayout;
  * over rows of floats gathered from the operands: in fp32 with the Vector API, else in double.
  * Reduction none rounds each loss to self's dtype (the dtype CANN computes in) and stores it as
  * out's; mean and sum add each block's losses in double into the workspace, then combine the
- * block sums pairwise and round once, so the result does not depend on the thread count.
+ * block sums pairwise and round once, so the result does not depend on the thread count. Reduction
+ * none over inputs that all lie in one transposed or channels-last order is computed in that order
+ * ({@link #inMemoryOrder}), where the rows gather dense runs.
  */
 public final class BceKernel implements Parallel.Tasks, Kernel {
     private final StridedView self;
@@ -38,6 +40,23 @@ public final class BceKernel implements Parallel.Tasks, Kernel {
         this.reduction = reduction;
         this.out = out;
         this.rounding = computeType != DType.FLOAT && computeType != out.dtype() ? computeType : null;
+    }
+
+    /**
+     * Reduction none over inputs that all lie in one transposed or channels-last order, into a dense
+     * out: computed in that order ({@link InMemoryOrder}); null where that does not apply.
+     */
+    public static Staged inMemoryOrder(StridedView self, StridedView target, StridedView weight, DType computeType,
+            StridedView out, long[] shape) {
+        return InMemoryOrder.of(new Losses(computeType), shape, out, self, target, weight);
+    }
+
+    /** Reduction none's losses, for {@link InMemoryOrder}: inputs self, target, weight. */
+    private record Losses(DType computeType) implements InMemoryOrder.Call {
+        @Override
+        public Kernel over(StridedView[] in, StridedView out) {
+            return new BceKernel(in[0], in[1], in[2], 0, computeType, out);
+        }
     }
 
     /** Workspace bytes for a reduction over {@code numel} elements: one double per block. */

@@ -31,7 +31,7 @@
  *     or channels-last inputs of BCE with logits and PReLU backward are copied raw into the
  *     workspace in row-major order ({@code RowMajorCopies}), where the direct loops read them; an
  *     element-wise 16-bit call whose inputs all lie in one such order (BCE backward, BCE with logits
- *     backward, BCE with logits without reduction) is instead computed in that order into the
+ *     backward, BCE and BCE with logits without reduction) is instead computed in that order into the
  *     workspace and its results moved raw into out ({@code InMemoryOrder}: one copy instead of one
  *     per input), and so is a FLOAT one whose memory runs are longer than a tile's row, which no
  *     tile would keep dense;

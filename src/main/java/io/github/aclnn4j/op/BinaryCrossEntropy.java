@@ -2,6 +2,7 @@ package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.BceKernel;
 import io.github.aclnn4j.kernel.Kernel;
+import io.github.aclnn4j.kernel.Staged;
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.kernel.Tiling;
 import io.github.aclnn4j.kernel.Warmup;
@@ -68,6 +69,10 @@ public final class BinaryCrossEntropy {
         StridedView w = weight == null ? null : check.view("weight", weight, shape);
         StridedView o = check.view("out", out);
         if (mode == 0) { // element-wise
+            Staged staged = BceKernel.inMemoryOrder(x, y, w, compute, o, shape);
+            if (staged != null) {
+                return check.plan(staged.workspaceBytes(), self.numel(), compute, staged);
+            }
             StridedView[][] pieces = Tiling.pieces(shape, x, y, w, o);
             Kernel[] kernels = new Kernel[pieces.length];
             for (int i = 0; i < pieces.length; i++) {

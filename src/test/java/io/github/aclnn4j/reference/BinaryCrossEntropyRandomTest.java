@@ -22,4 +22,26 @@ class BinaryCrossEntropyRandomTest {
     void matchesReference(long seed) {
         BinaryCrossEntropyCase.run(seed, RandomCases.MAX_NUMEL);
     }
+
+    static LongStream halfLayoutSeeds() {
+        return LongStream.range(0, 100).map(i -> 0x7100_0000L + i);
+    }
+
+    /** 16-bit transposed and channels-last operands: reduction none computed in their inputs' memory order. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("halfLayoutSeeds")
+    void halfLayoutsMatchReferenceAndContiguousCall(long seed) {
+        BinaryCrossEntropyCase.runHalfLayouts(seed);
+    }
+
+    static LongStream floatLayoutSeeds() {
+        return LongStream.range(0, 100).map(i -> 0x7200_0000L + i);
+    }
+
+    /** FLOAT transposed and channels-last operands: reduction none computed in their inputs' memory order. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("floatLayoutSeeds")
+    void floatLayoutsMatchReferenceAndContiguousCall(long seed) {
+        BinaryCrossEntropyCase.runFloatLayouts(seed);
+    }
 }

@@ -59,6 +59,8 @@ class WarmPathsRandomTest {
             new Kind("BCE with logits backward 16-bit layouts", 0x8100_0000L,
                     BinaryCrossEntropyWithLogitsBackwardCase::runHalfLayouts),
             new Kind("BCE backward FLOAT layouts", 0x1200_0000L, BinaryCrossEntropyBackwardCase::runFloatLayouts),
+            new Kind("BCE 16-bit layouts", 0x7100_0000L, BinaryCrossEntropyCase::runHalfLayouts),
+            new Kind("BCE FLOAT layouts", 0x7200_0000L, BinaryCrossEntropyCase::runFloatLayouts),
             new Kind("BCE with logits FLOAT layouts", 0x3200_0000L, BinaryCrossEntropyWithLogitsCase::runFloatLayouts),
             new Kind("BCE with logits backward FLOAT layouts", 0x8200_0000L,
                     BinaryCrossEntropyWithLogitsBackwardCase::runFloatLayouts),
