@@ -109,8 +109,7 @@ public final class BinaryCrossEntropyBackwardCase {
             CaseRandom r = ctx.random;
             long[] shape = floats ? r.floatLayoutShape() : r.halfLayoutShape();
             int reduction = r.nextInt(3);
-            StoredType drawn = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
-            StoredType type = floats ? StoredType.FLOAT : drawn;
+            StoredType type = r.layoutType(floats);
             ctx.note("reduction", reduction);
             StridedLayout selfLayout = r.contiguousOrPermuted(shape);
             int format = selfLayout.format();

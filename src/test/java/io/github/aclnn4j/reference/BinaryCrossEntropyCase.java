@@ -81,8 +81,7 @@ public final class BinaryCrossEntropyCase {
             CaseRandom r = ctx.random;
             long[] shape = floats ? r.floatLayoutShape() : r.halfLayoutShape();
             int reduction = r.nextBoolean() ? Reference.NONE : r.nextInt(3); // mostly none: the staged path
-            StoredType drawn = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
-            StoredType type = floats ? StoredType.FLOAT : drawn;
+            StoredType type = r.layoutType(floats);
             ctx.note("reduction", reduction);
             StridedLayout selfLayout = r.contiguousOrPermuted(shape);
             int format = selfLayout.format();

@@ -81,8 +81,7 @@ public final class BinaryCrossEntropyWithLogitsCase {
             CaseRandom r = ctx.random;
             long[] shape = floats ? r.floatLayoutShape() : r.halfLayoutShape();
             int reduction = floats && r.nextBoolean() ? Reference.NONE : r.nextInt(3); // FLOAT: mostly none
-            StoredType drawn = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
-            StoredType selfType = floats ? StoredType.FLOAT : drawn;
+            StoredType selfType = r.layoutType(floats);
             StoredType targetType = r.oneIn(8) ? r.floatType() : selfType;
             boolean weighted = r.oneIn(3);
             boolean posWeighted = r.oneIn(3);

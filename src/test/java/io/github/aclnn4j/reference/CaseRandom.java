@@ -137,6 +137,15 @@ public final class CaseRandom {
         return shape;
     }
 
+    /**
+     * The dtype of a permuted-layout case: BFLOAT16 or FLOAT16, drawn; FLOAT when {@code floats}
+     * (the draw made all the same, so that a seed's later draws do not depend on it).
+     */
+    public StoredType layoutType(boolean floats) {
+        StoredType drawn = nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
+        return floats ? StoredType.FLOAT : drawn;
+    }
+
     /** {@code usual} three times in four, else {@link #contiguousOrPermuted}. */
     public StridedLayout mostlyLike(StridedLayout usual, long[] shape) {
         return oneIn(4) ? contiguousOrPermuted(shape) : usual;
