@@ -141,13 +141,10 @@ public final class BinaryCrossEntropyBackwardCase {
                 }
             }
 
-            DeviceTensor denseGrad = ctx.input("contiguous gradOutput", grad.type,
-                    StridedLayout.contiguous(gradLayout.shape()), grad.replay());
-            DeviceTensor denseSelf = ctx.input("contiguous self", type, StridedLayout.contiguous(shape), self.replay());
-            DeviceTensor denseTarget = ctx.input("contiguous target", target.type, StridedLayout.contiguous(shape),
-                    target.replay());
-            DeviceTensor denseWeight = weight == null ? null : ctx.input("contiguous weight", weight.type,
-                    StridedLayout.contiguous(weightLayout.shape()), weight.replay());
+            DeviceTensor denseGrad = ctx.contiguousCopy("gradOutput", grad);
+            DeviceTensor denseSelf = ctx.contiguousCopy("self", self);
+            DeviceTensor denseTarget = ctx.contiguousCopy("target", target);
+            DeviceTensor denseWeight = ctx.contiguousCopy("weight", weight);
             DeviceTensor denseOut = ctx.output("contiguous out", type, StridedLayout.contiguous(shape));
             long[] denseBits = call(ctx, denseGrad, denseSelf, denseTarget, denseWeight, reduction, denseOut);
             Compare.sameBits("out", outBits, denseBits, "the same call on contiguous inputs", ctx);

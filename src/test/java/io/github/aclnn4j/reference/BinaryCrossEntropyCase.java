@@ -107,12 +107,9 @@ public final class BinaryCrossEntropyCase {
             self.assertUntouched();
             target.assertUntouched();
 
-            DeviceTensor denseSelf = ctx.input("contiguous self", type, StridedLayout.contiguous(shape),
-                    self.replay());
-            DeviceTensor denseTarget = ctx.input("contiguous target", type, StridedLayout.contiguous(shape),
-                    target.replay());
-            DeviceTensor denseWeight = weight == null ? null : ctx.input("contiguous weight", type,
-                    StridedLayout.contiguous(weight.arr().shape()), weight.replay());
+            DeviceTensor denseSelf = ctx.contiguousCopy("self", self);
+            DeviceTensor denseTarget = ctx.contiguousCopy("target", target);
+            DeviceTensor denseWeight = ctx.contiguousCopy("weight", weight);
             DeviceTensor denseOut = ctx.output("contiguous out", type, StridedLayout.contiguous(outShape));
             long[] denseBits = call(ctx, denseSelf, denseTarget, denseWeight, reduction, denseOut);
             Compare.sameBits("out", outBits, denseBits, "the same call on contiguous inputs", ctx);

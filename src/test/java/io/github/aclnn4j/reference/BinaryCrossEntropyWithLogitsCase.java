@@ -109,10 +109,8 @@ public final class BinaryCrossEntropyWithLogitsCase {
             self.assertUntouched();
             target.assertUntouched();
 
-            DeviceTensor denseSelf = ctx.input("contiguous self", selfType, StridedLayout.contiguous(shape),
-                    self.replay());
-            DeviceTensor denseTarget = ctx.input("contiguous target", targetType, StridedLayout.contiguous(shape),
-                    target.replay());
+            DeviceTensor denseSelf = ctx.contiguousCopy("self", self);
+            DeviceTensor denseTarget = ctx.contiguousCopy("target", target);
             DeviceTensor denseOut = ctx.output("contiguous out", targetType, StridedLayout.contiguous(outShape));
             long[] denseBits = call(ctx, denseSelf, denseTarget, weight, posWeight, reduction, denseOut);
             Compare.sameBits("out", outBits, denseBits, "the same call on contiguous inputs", ctx);

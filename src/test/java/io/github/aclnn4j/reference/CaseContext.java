@@ -47,6 +47,15 @@ public final class CaseContext implements AutoCloseable {
         return add(DeviceTensor.output(name, type, layout));
     }
 
+    /**
+     * A contiguous copy of input {@code t} (null for null), named {@code "contiguous " + name}: the
+     * same values of the same type in row-major order, for the same call on dense inputs.
+     */
+    public DeviceTensor contiguousCopy(String name, DeviceTensor t) {
+        return t == null ? null
+                : input("contiguous " + name, t.type, StridedLayout.contiguous(t.arr().shape()), t.replay());
+    }
+
     /** A layout as {@link #input(String, StoredType, long[], java.util.function.DoubleSupplier)} draws one. */
     public StridedLayout layout(long[] shape, boolean mayExpand) {
         return random.dense() ? StridedLayout.dense(random.rng, shape) : StridedLayout.random(random.rng, shape, mayExpand);

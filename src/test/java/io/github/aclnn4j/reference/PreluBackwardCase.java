@@ -113,10 +113,8 @@ public final class PreluBackwardCase {
             grad.assertUntouched();
             self.assertUntouched();
 
-            long[] gradShape = grad.arr().shape();
-            DeviceTensor denseGrad = ctx.input("contiguous gradOutput", type, StridedLayout.contiguous(gradShape),
-                    grad.replay());
-            DeviceTensor denseSelf = ctx.input("contiguous self", type, StridedLayout.contiguous(shape), self.replay());
+            DeviceTensor denseGrad = ctx.contiguousCopy("gradOutput", grad);
+            DeviceTensor denseSelf = ctx.contiguousCopy("self", self);
             long[][] denseBits = call(ctx, denseGrad, denseSelf, weight,
                     ctx.output("contiguous gradInput", type, StridedLayout.contiguous(shape)),
                     ctx.output("contiguous gradWeight", type, gradWeightShape));
