@@ -19,8 +19,9 @@ import java.lang.foreign.MemorySegment;
  *     every operand; gathering stepped or transposed inputs the same way gained 2% and lost 21%);
  * <li>rows of floats for everything else, and for the last elements of a block.
  * </ul>
- * 16-bit inputs that all lie transposed or channels-last into a contiguous out are computed in their
- * memory order ({@link #inMemoryOrder}), where they are dense.
+ * Inputs that all lie transposed or channels-last into a contiguous out are computed in their memory
+ * order ({@link #inMemoryOrder}), where they are dense: 16-bit ones always, FLOAT ones where no tile
+ * would keep them dense.
  */
 public final class BceBackwardKernel implements Parallel.Tasks, Kernel {
     private static final float EPSILON = 1e-12f;
@@ -66,8 +67,8 @@ public final class BceBackwardKernel implements Parallel.Tasks, Kernel {
     }
 
     /**
-     * The call over 16-bit inputs that all lie in one transposed or channels-last order, into a dense
-     * out: computed in that order ({@link InMemoryOrder}); null where that does not apply.
+     * The call over inputs that all lie in one transposed or channels-last order, into a dense out:
+     * computed in that order ({@link InMemoryOrder}); null where that does not apply.
      */
     public static Staged inMemoryOrder(StridedView grad, StridedView self, StridedView target, StridedView weight,
             float scale, StridedView out, long[] shape) {

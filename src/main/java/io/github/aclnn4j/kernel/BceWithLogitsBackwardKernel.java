@@ -62,8 +62,8 @@ public final class BceWithLogitsBackwardKernel implements Parallel.Tasks, Kernel
     }
 
     /**
-     * The call over 16-bit inputs that all lie in one transposed or channels-last order, into a dense
-     * out: computed in that order ({@link InMemoryOrder}); null where that does not apply.
+     * The call over inputs that all lie in one transposed or channels-last order, into a dense out:
+     * computed in that order ({@link InMemoryOrder}); null where that does not apply.
      */
     public static Staged inMemoryOrder(StridedView grad, StridedView self, StridedView target, StridedView weight,
             StridedView posWeight, float scale, StridedView out, long[] shape) {

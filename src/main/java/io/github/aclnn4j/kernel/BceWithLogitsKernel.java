@@ -71,11 +71,11 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
     }
 
     /**
-     * The call over 16-bit self and target of which one or both lie transposed or channels-last and
-     * the rest dense, on the direct loops: for reduction none with both inputs in one such order,
-     * computed in that order into the workspace, then moved raw into out ({@link InMemoryOrder});
-     * else the permuted inputs copied into the workspace in row-major order first
-     * ({@link RowMajorCopies}). Either way each element gets the same operations and the sums the
+     * The call over self and target of which one or both lie transposed or channels-last and the
+     * rest dense, on the direct loops: for reduction none with both inputs in one such order,
+     * computed in that order into the workspace, then moved raw into out ({@link InMemoryOrder}:
+     * 16-bit, or FLOAT with long memory runs); else, 16-bit, the permuted inputs copied into the
+     * workspace in row-major order first ({@link RowMajorCopies}). Either way each element gets the same operations and the sums the
      * same order, so the bits are those of the call on dense inputs. Null where that does not apply:
      * other dtypes or layouts, weight or posWeight neither absent nor one value, out not dense
      * (reduction none).

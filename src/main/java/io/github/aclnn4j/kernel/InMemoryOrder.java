@@ -53,10 +53,10 @@ final class InMemoryOrder implements Staged, OverWorkspace.Factory {
             return null;
         }
         TransposeCopyKernel.Permutation p = TransposeCopyKernel.Permutation.of(inputs[0], shape);
-        if (p != null && dt == DType.FLOAT && p.channels() <= Tiling.tileRow(Float.BYTES)) {
+        if (p == null || (dt == DType.FLOAT && p.channels() <= Tiling.tileRow(Float.BYTES))) {
             return null;
         }
-        TransposeCopyKernel back = p == null ? null : TransposeCopyKernel.fromWorkspace(0, out, p);
+        TransposeCopyKernel back = TransposeCopyKernel.fromWorkspace(0, out, p);
         if (back == null) {
             return null;
         }

@@ -1,10 +1,10 @@
 package io.github.aclnn4j.op;
 
-import io.github.aclnn4j.kernel.TransposeCopyKernel;
 import io.github.aclnn4j.kernel.Kernel;
 import io.github.aclnn4j.kernel.PreluKernel;
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.kernel.Tiling;
+import io.github.aclnn4j.kernel.TransposeCopyKernel;
 import io.github.aclnn4j.kernel.Warmup;
 import io.github.aclnn4j.runtime.Status;
 import io.github.aclnn4j.tensor.DType;
