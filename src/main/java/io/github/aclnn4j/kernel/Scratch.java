@@ -37,6 +37,8 @@ final class Scratch {
     final int[] indices = new int[STAGE];
     /** For {@link StridedView}'s 16-bit runs, which pass through it on their way to floats. */
     final short[] halfRow = new short[Blocks.SIZE];
+    /** {@link #halfRow} as a segment, made with it (see {@link #segmentOf}). */
+    final MemorySegment halfRowSegment = MemorySegment.ofArray(halfRow);
     final long[] index = new long[16];
     /**
      * A block of an NLL operator's targets ({@link StridedView#gatherLongs} fills it), and where their
@@ -207,6 +209,34 @@ final class Scratch {
             groupA = new float[n];
             groupB = new float[n];
         }
+    }
+
+    /** The float arrays {@link #segmentOf} last gave segments for, and those segments. */
+    private final float[][] segmentArrays = new float[SEGMENTS][];
+    private final MemorySegment[] arraySegments = new MemorySegment[SEGMENTS];
+    private int nextSegment;
+    /** Arrays {@link #segmentOf} keeps a segment for: the rows' operands and output of one call. */
+    private static final int SEGMENTS = 6;
+
+    /**
+     * A heap segment over {@code array}, kept for the next copies of the same array. Copying through
+     * a segment made per copy ({@link ArrayCopies}) allocates unless C2 inlines the whole copy and
+     * scalar-replaces the segment, which depends on the order things get compiled in:
+     * PhaseTwoAllocationTest's 2×2 BCE backward allocated 216 bytes a call in one full run of five
+     * (and always with {@code -XX:-DoEscapeAnalysis}), the gathers and the scatter of the rows. The
+     * rows copy the same few scratch arrays call after call, so a handful of entries find them.
+     */
+    MemorySegment segmentOf(float[] array) {
+        for (int i = 0; i < SEGMENTS; i++) {
+            if (segmentArrays[i] == array) {
+                return arraySegments[i];
+            }
+        }
+        int slot = nextSegment;
+        nextSegment = slot + 1 == SEGMENTS ? 0 : slot + 1;
+        segmentArrays[slot] = array;
+        arraySegments[slot] = MemorySegment.ofArray(array);
+        return arraySegments[slot];
     }
 
     static Scratch get() {

@@ -529,7 +529,7 @@ public final class StridedView {
         switch (dtype) {
             case FLOAT -> {
                 if (stride == 4) {
-                    ArrayCopies.load(segment, off, dst, at, n);
+                    MemorySegment.copy(segment, off, Scratch.get().segmentOf(dst), 4L * at, 4L * n);
                 } else if (stride == 8) {
                     BulkMath.forLayouts().loadEveryOther(segment, off, dst, at, n);
                 } else {
@@ -566,10 +566,11 @@ public final class StridedView {
             HalfFloats.fromHalves(segment, off, dst, at, n);
             return;
         }
-        short[] row = Scratch.get().halfRow;
+        Scratch s = Scratch.get();
+        short[] row = s.halfRow;
         for (int done = 0; done < n; done += row.length) {
             int len = Math.min(row.length, n - done);
-            ArrayCopies.load(segment, off + 2L * done, row, 0, len);
+            MemorySegment.copy(segment, off + 2L * done, s.halfRowSegment, 0, 2L * len);
             BulkMath.forLayouts().bf16ToFloat(row, dst, at + done, len);
         }
     }
@@ -579,11 +580,12 @@ public final class StridedView {
             HalfFloats.toHalves(src, at, segment, off, n);
             return;
         }
-        short[] row = Scratch.get().halfRow;
+        Scratch s = Scratch.get();
+        short[] row = s.halfRow;
         for (int done = 0; done < n; done += row.length) {
             int len = Math.min(row.length, n - done);
             BulkMath.forLayouts().floatToBf16(src, at + done, row, len);
-            ArrayCopies.store(row, 0, segment, off + 2L * done, len);
+            MemorySegment.copy(s.halfRowSegment, 0, segment, off + 2L * done, 2L * len);
         }
     }
 
@@ -591,7 +593,7 @@ public final class StridedView {
         switch (dtype) {
             case FLOAT -> {
                 if (stride == 4) {
-                    ArrayCopies.store(src, at, segment, off, n);
+                    MemorySegment.copy(Scratch.get().segmentOf(src), 4L * at, segment, off, 4L * n);
                 } else if (stride == 8) {
                     BulkMath.forLayouts().storeEveryOther(src, at, n, segment, off);
                 } else {
