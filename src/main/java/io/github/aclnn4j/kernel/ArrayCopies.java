@@ -11,7 +11,8 @@ import java.lang.foreign.MemorySegment;
  * against 1–2 ms for the first segment-to-segment copy (fresh JVMs, JDK 25, Zen 3). The heap
  * segment does not outlive the copy, and compiled code usually does not allocate it: only where C2
  * inlines the whole copy can it scalar-replace the segment, so an array copied on every call keeps
- * a segment of its own instead ({@link Scratch#workspaceDoubles}).
+ * a segment of its own instead ({@link Scratch#workspaceDoubles}, {@link Scratch#segmentOf} for the
+ * rows' operands).
  */
 public final class ArrayCopies {
     private ArrayCopies() {}
