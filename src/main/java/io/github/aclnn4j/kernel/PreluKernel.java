@@ -39,7 +39,8 @@ public final class PreluKernel implements Parallel.Tasks, Kernel {
     private final boolean direct;
     /**
      * For weights that repeat a short row (per-channel weights over channels-last memory): that row
-     * of {@link #period} values, repeated to cover a block from any phase; else null.
+     * of {@link #period} values, repeated to cover a block from any phase, filled by each run; else
+     * null.
      */
     private final float[] pattern;
     private final int period;
@@ -68,9 +69,6 @@ public final class PreluKernel implements Parallel.Tasks, Kernel {
         if (run < MIN_SCALAR_RUN && row > 0 && row <= Blocks.SIZE) {
             period = (int) row;
             pattern = new float[period + Blocks.SIZE];
-            for (int i = 0; i < pattern.length; i++) {
-                pattern[i] = i < period ? weight.get(i) : pattern[i - period];
-            }
         } else {
             period = 0;
             pattern = null;
@@ -90,9 +88,17 @@ public final class PreluKernel implements Parallel.Tasks, Kernel {
         return Math.max(run, 1);
     }
 
-    /** Runs the whole call on the library's threads. */
+    /**
+     * Runs the whole call on the library's threads, {@link #pattern} first read from the weights as
+     * they are now: a repeatable executor's runs see new weights.
+     */
     @Override
     public void run(MemorySegment workspace) {
+        if (pattern != null) {
+            for (int i = 0; i < pattern.length; i++) {
+                pattern[i] = i < period ? weight.get(i) : pattern[i - period];
+            }
+        }
         Parallel.forEach(Blocks.count(numel), Blocks.SIZE, this, workspace);
     }
 

@@ -28,6 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** SPEC §3: phase 2's own checks and the life of an executor (single use, repeatable, destroyed, wrong operator). */
 class ExecutorLifecycleTest {
@@ -230,6 +231,45 @@ class ExecutorLifecycleTest {
                 assertArrayEquals(expected, DeviceArena.readFloats(out, 6), 1e-6f, "self = " + x);
             }
             Calls.ok("aclDestroyAclOpExecutor", () -> Acl.destroyAclOpExecutor(p.executor()));
+        }
+    }
+
+    /**
+     * A repeatable PReLU executor reads its weights at each run too, whichever way its plan takes
+     * the layout: contiguous, a channels-last self into a contiguous out (computed and transposed
+     * in one pass once warm), a channels-last self and out (a repeated row of weights).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void repeatablePreluSeesNewWeights(boolean outChannelsLast) {
+        long[] shape = {2, 16, 8, 8};
+        long[] channelsLast = {16 * 8 * 8, 1, 8 * 16, 16};
+        try (DeviceArena arena = new DeviceArena()) {
+            double[] minusOnes = new double[2 * 16 * 8 * 8];
+            Arrays.fill(minusOnes, -1);
+            for (boolean selfChannelsLast : new boolean[] {false, true}) {
+                AclTensor self = arena.like(arena.values(ACL_FLOAT, minusOnes, shape),
+                        t -> selfChannelsLast ? t.withStrides(channelsLast) : t);
+                AclTensor weight = arena.tensor(ACL_FLOAT, 16);
+                AclTensor out = arena.like(arena.tensor(ACL_FLOAT, shape),
+                        t -> outChannelsLast ? t.withStrides(channelsLast) : t);
+                OpArgs args = new OpArgs(Operator.PRELU, arena).set("self", self).set("weight", weight).set("out", out);
+                Planned p = plan(args);
+                Pointer workspace = workspaceFor(arena, p.workspaceSize());
+                Calls.ok("aclSetAclOpExecutorRepeatable", () -> Acl.setAclOpExecutorRepeatable(p.executor()));
+                for (float w : new float[] {0.25f, 0.5f, 0.75f}) {
+                    float[] weights = new float[16];
+                    Arrays.fill(weights, w);
+                    DeviceArena.writeFloats(arena.spec(weight).data(), weights);
+                    Calls.ok("run", () -> Operator.PRELU.launch(workspace, p.workspaceSize(), p.executor(), null));
+                    Calls.ok("aclrtSynchronizeStream", () -> AclRt.synchronizeStream(null));
+                    float[] expected = new float[minusOnes.length];
+                    Arrays.fill(expected, -w);
+                    assertArrayEquals(expected, DeviceArena.readFloats(arena.spec(out).data(), expected.length),
+                            () -> "weights " + w + ", self channels-last " + selfChannelsLast);
+                }
+                Calls.ok("aclDestroyAclOpExecutor", () -> Acl.destroyAclOpExecutor(p.executor()));
+            }
         }
     }
 
