@@ -27,23 +27,23 @@ import jdk.incubator.vector.VectorSpecies;
  * at the end of the class.
  */
 final class BlockTranspose {
-    private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
-    private static final int B = 8;
+    static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
+    static final int B = 8;
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
-    private static final VectorShuffle<Float> SWAP4 = VectorShuffle.fromArray(F8, swap(4), 0);
-    private static final VectorShuffle<Float> SWAP2 = VectorShuffle.fromArray(F8, swap(2), 0);
-    private static final VectorShuffle<Float> SWAP1 = VectorShuffle.fromArray(F8, swap(1), 0);
-    private static final VectorMask<Float> HIGH4 = VectorMask.fromArray(F8, high(4), 0);
-    private static final VectorMask<Float> HIGH2 = VectorMask.fromArray(F8, high(2), 0);
-    private static final VectorMask<Float> HIGH1 = VectorMask.fromArray(F8, high(1), 0);
-    private static final VectorSpecies<Short> S8 = ShortVector.SPECIES_128;
-    private static final VectorShuffle<Short> SWAP4_S = VectorShuffle.fromArray(S8, swap(4), 0);
-    private static final VectorShuffle<Short> SWAP2_S = VectorShuffle.fromArray(S8, swap(2), 0);
-    private static final VectorShuffle<Short> SWAP1_S = VectorShuffle.fromArray(S8, swap(1), 0);
-    private static final VectorMask<Short> HIGH4_S = VectorMask.fromArray(S8, high(4), 0);
-    private static final VectorMask<Short> HIGH2_S = VectorMask.fromArray(S8, high(2), 0);
-    private static final VectorMask<Short> HIGH1_S = VectorMask.fromArray(S8, high(1), 0);
+    static final VectorShuffle<Float> SWAP4 = VectorShuffle.fromArray(F8, swap(4), 0);
+    static final VectorShuffle<Float> SWAP2 = VectorShuffle.fromArray(F8, swap(2), 0);
+    static final VectorShuffle<Float> SWAP1 = VectorShuffle.fromArray(F8, swap(1), 0);
+    static final VectorMask<Float> HIGH4 = VectorMask.fromArray(F8, high(4), 0);
+    static final VectorMask<Float> HIGH2 = VectorMask.fromArray(F8, high(2), 0);
+    static final VectorMask<Float> HIGH1 = VectorMask.fromArray(F8, high(1), 0);
+    static final VectorSpecies<Short> S8 = ShortVector.SPECIES_128;
+    static final VectorShuffle<Short> SWAP4_S = VectorShuffle.fromArray(S8, swap(4), 0);
+    static final VectorShuffle<Short> SWAP2_S = VectorShuffle.fromArray(S8, swap(2), 0);
+    static final VectorShuffle<Short> SWAP1_S = VectorShuffle.fromArray(S8, swap(1), 0);
+    static final VectorMask<Short> HIGH4_S = VectorMask.fromArray(S8, high(4), 0);
+    static final VectorMask<Short> HIGH2_S = VectorMask.fromArray(S8, high(2), 0);
+    static final VectorMask<Short> HIGH1_S = VectorMask.fromArray(S8, high(1), 0);
 
     private BlockTranspose() {}
 

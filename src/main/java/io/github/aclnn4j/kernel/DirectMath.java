@@ -117,6 +117,17 @@ public interface DirectMath extends HalfChunkMath {
     void preluForward(DType dtype, MemorySegment x, long xAt, float w, MemorySegment out, long outAt, int n);
 
     /**
+     * FLOAT PReLU forward over a {@code rows × cols} panel of channels-last memory into
+     * channels-first memory: {@code x} holds rows {@code xRowStride} bytes apart, value j of a row
+     * being channel j with weight {@code w[wAt + j]}, and channel j's results land as the run of
+     * {@code rows} values at {@code outAt + j·outColStride}; every element of the panel, computed as
+     * {@link #preluForward} computes it, so the same bits. Transposed in registers between the load
+     * and the store, so the bytes of a dense call move once.
+     */
+    void preluTransposed(DType dtype, MemorySegment x, long xAt, long xRowStride, int rows, int cols, float[] w,
+            int wAt, MemorySegment out, long outAt, long outColStride);
+
+    /**
      * FLOAT PReLU forward with a weight per element, {@code out[i] = x[i] > 0 ? x[i] : w[wAt + i]·x[i]},
      * as {@link BulkMath#preluWeighted} (channels-last memory, its weights a repeated row).
      */

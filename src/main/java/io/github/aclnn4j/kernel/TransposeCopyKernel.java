@@ -18,14 +18,6 @@ import java.lang.foreign.MemorySegment;
  * into out.
  */
 public final class TransposeCopyKernel implements Parallel.Tasks, Kernel {
-    /** Positions per panel at least: the transposing stores' blocks are 8 × 8. */
-    private static final int MIN_ROWS = 8;
-    /**
-     * Channels per panel at most: with 64 positions, a panel then reads and writes runs of 128
-     * bytes (256 for FLOAT), whole cache lines, on both sides.
-     */
-    private static final int MAX_CHANNELS = 64;
-
     /** The source; null for the workspace of the call. */
     private final MemorySegment src;
     private final long srcAt;
@@ -36,13 +28,7 @@ public final class TransposeCopyKernel implements Parallel.Tasks, Kernel {
     private final long channels;
     /** 2 for 16-bit values, 4 for FLOAT. */
     private final int elementBytes;
-    /** Channels per panel: all of them, or {@link #MAX_CHANNELS} at a time. */
-    private final int chunk;
-    private final long chunksPerPanelRow;
-    /** Positions per panel: {@link Blocks#SIZE} values with {@link #chunk} channels, a multiple of 8. */
-    private final int rows;
-    private final long panelsPerSample;
-    private final long tasks;
+    private final TransposePanels panels;
 
     private TransposeCopyKernel(MemorySegment src, long srcAt, MemorySegment dst, long dstAt, long samples,
             long positions, long channels, int elementBytes) {
@@ -53,11 +39,7 @@ public final class TransposeCopyKernel implements Parallel.Tasks, Kernel {
         this.dstAt = dstAt;
         this.positions = positions;
         this.channels = channels;
-        this.chunk = (int) Math.min(channels, MAX_CHANNELS);
-        this.chunksPerPanelRow = (channels + chunk - 1) / chunk;
-        this.rows = Blocks.SIZE / chunk / MIN_ROWS * MIN_ROWS;
-        this.panelsPerSample = (positions + rows - 1) / rows;
-        this.tasks = samples * panelsPerSample * chunksPerPanelRow;
+        this.panels = new TransposePanels(samples, positions, channels);
     }
 
     /**
@@ -176,22 +158,18 @@ public final class TransposeCopyKernel implements Parallel.Tasks, Kernel {
 
     @Override
     public void run(MemorySegment workspace) {
-        Parallel.forEach(tasks, (long) rows * chunk, this, workspace);
+        Parallel.forEach(panels.tasks(), panels.valuesPerTask(), this, workspace);
     }
 
-    /** One panel: positions {@code [p0, p0 + rows)} of one sample, channels {@code [c0, c0 + chunk)}. */
+    /** One panel of {@link TransposePanels}. */
     @Override
     public void task(long task, MemorySegment workspace) {
-        long c0 = task % chunksPerPanelRow * chunk;
-        long panel = task / chunksPerPanelRow;
-        long n = panel / panelsPerSample;
-        long p0 = panel % panelsPerSample * rows;
-        int m = (int) Math.min(rows, positions - p0);
-        int cs = (int) Math.min(chunk, channels - c0);
+        int m = panels.positions(task);
+        int cs = panels.channels(task);
         MemorySegment from = src == null ? workspace : src;
-        long fromAt = srcAt + elementBytes * ((n * positions + p0) * channels + c0);
+        long fromAt = srcAt + elementBytes * panels.channelsLastIndex(task);
         MemorySegment to = dst == null ? workspace : dst;
-        long toAt = dstAt + elementBytes * ((n * channels + c0) * positions + p0);
+        long toAt = dstAt + elementBytes * panels.channelsFirstIndex(task);
         if (elementBytes == 2) {
             BulkMath.forLayouts().transposeHalves(from, fromAt, 2 * channels, m, cs, to, toAt, 2 * positions);
         } else {

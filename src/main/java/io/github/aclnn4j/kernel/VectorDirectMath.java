@@ -108,6 +108,12 @@ final class VectorDirectMath implements DirectMath {
     }
 
     @Override
+    public void preluTransposed(DType dtype, MemorySegment x, long xAt, long xRowStride, int rows, int cols,
+            float[] w, int wAt, MemorySegment out, long outAt, long outColStride) {
+        PreluVectorLoops.preluTransposed(dtype, x, xAt, xRowStride, rows, cols, w, wAt, out, outAt, outColStride);
+    }
+
+    @Override
     public void preluForwardWeighted(DType dtype, MemorySegment x, long xAt, float[] w, int wAt, MemorySegment out,
             long outAt, int n) {
         PreluVectorLoops.preluWeighted(dtype, x, xAt, w, wAt, out, outAt, n);

@@ -518,6 +518,7 @@ public final class Warmup {
             if (dtype == DType.FLOAT) {
                 direct.preluForward(DType.FLOAT, x, 0, 0.25f, out, 0, N);
                 direct.preluForwardWeighted(DType.FLOAT, x, 0, ones, 0, out, 0, N);
+                direct.preluTransposed(DType.FLOAT, x, 0, 4 * 64, N / 64, 64, ones, 0, out, 0, 4 * (N / 64));
             } else {
                 direct.preluForward(dtype, hx, 0, 0.25f, out, 0, N);
             }

@@ -1,6 +1,7 @@
 package io.github.aclnn4j.op;
 
 import io.github.aclnn4j.kernel.Kernel;
+import io.github.aclnn4j.kernel.PreluChannelsLastKernel;
 import io.github.aclnn4j.kernel.PreluKernel;
 import io.github.aclnn4j.kernel.StridedView;
 import io.github.aclnn4j.kernel.Tiling;
@@ -106,9 +107,10 @@ public final class Prelu {
     private static final long MIN_POSITIONS = 64;
 
     /**
-     * A 16-bit channels-last self into a contiguous out of its dtype: self's values copied into out
-     * unchanged ({@link TransposeCopyKernel}), then PReLU over out in place, where it is dense, with
-     * the same operations per element as the tiled path; null where that does not apply.
+     * A channels-last self into a contiguous out of its dtype: FLOAT computed and transposed in one
+     * pass ({@link PreluChannelsLastKernel}) while the direct loops are warm; a 16-bit self's values
+     * copied into out unchanged ({@link TransposeCopyKernel}), then PReLU over out in place, where it
+     * is dense. The same operations per element as the tiled path; null where neither applies.
      */
     private static Kernel viaOut(TensorDesc self, TensorDesc out, DType promoted, long[] logical, StridedView x,
             StridedView w, StridedView o) {
@@ -122,8 +124,12 @@ public final class Prelu {
         if (positions < MIN_POSITIONS) {
             return null;
         }
-        Kernel copy = TransposeCopyKernel.of(x.permute(Shapes.channelsLastOrder(logical.length)), o, samples,
-                positions, channels);
+        StridedView inMemoryOrder = x.permute(Shapes.channelsLastOrder(logical.length));
+        Kernel fused = PreluChannelsLastKernel.of(inMemoryOrder, w, o, samples, positions, channels);
+        if (fused != null) {
+            return fused;
+        }
+        Kernel copy = TransposeCopyKernel.of(inMemoryOrder, o, samples, positions, channels);
         return copy == null ? null : Kernel.inOrder(new Kernel[] {copy, new PreluKernel(o, w, o, promoted)});
     }
 }

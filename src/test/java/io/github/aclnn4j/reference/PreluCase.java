@@ -37,6 +37,18 @@ public final class PreluCase {
      * self into out's layout before computing there, and those just outside that path's bounds.
      */
     public static long[][] runChannelsLastHalf(long seed) {
+        return runChannelsLast(seed, false);
+    }
+
+    /**
+     * {@link #runChannelsLastHalf} for a FLOAT self, mostly into a contiguous out: the calls
+     * computed and transposed in one pass once PReLU's direct loops are warm.
+     */
+    public static long[][] runChannelsLastFloat(long seed) {
+        return runChannelsLast(seed, true);
+    }
+
+    private static long[][] runChannelsLast(long seed, boolean floatSelf) {
         try (CaseContext ctx = new CaseContext("aclnnPrelu", seed, false)) {
             CaseRandom r = ctx.random;
             int rank = 3 + r.nextInt(3);
@@ -47,7 +59,7 @@ public final class PreluCase {
             for (int d = 2; d < rank; d++) { // the positions split over the spatial dimensions
                 shape[d] = d == rank - 1 ? positions : 1 + r.nextInt(2);
             }
-            StoredType selfType = r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
+            StoredType selfType = floatSelf ? StoredType.FLOAT : r.nextBoolean() ? StoredType.BF16 : StoredType.FLOAT16;
             StoredType weightType = r.oneIn(5) ? r.floatType() : selfType;
             StoredType outType = r.oneIn(5) ? r.floatType() : StoredType.promote(selfType, weightType);
             long[] weightShape = shape[1] > 1 && !r.oneIn(5) ? weightShape(r, shape[1]) : singleWeightShape(r);

@@ -33,4 +33,15 @@ class PreluRandomTest {
     void channelsLastHalfMatchesReference(long seed) {
         PreluCase.runChannelsLastHalf(seed);
     }
+
+    static LongStream channelsLastFloatSeeds() {
+        return LongStream.range(0, 100).map(i -> 0x6200_0000L + i);
+    }
+
+    /** FLOAT channels-last self, mostly into a contiguous out: the calls computed and transposed in one pass. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("channelsLastFloatSeeds")
+    void channelsLastFloatMatchesReference(long seed) {
+        PreluCase.runChannelsLastFloat(seed);
+    }
 }

@@ -1,0 +1,81 @@
+package io.github.aclnn4j.kernel;
+
+import io.github.aclnn4j.tensor.DType;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * FLOAT PReLU forward over channels-last self ({@code [N, P, C]} memory) into a dense
+ * channels-first out ({@code [N, C, P]}) in one pass: a panel of positions by channels at a time
+ * ({@link TransposePanels}), each 8×8 block computed in registers and stored transposed
+ * ({@link DirectMath#preluTransposed}), where the tiles gathered and scattered it through panels.
+ * Each element is computed as the dense call computes it, so the same bits. The channel weights
+ * are read when the call runs, so a repeatable executor sees new weights. BFLOAT16 stays with
+ * {@link TransposeCopyKernel} and a pass in place: its widening and rounding beside the transposing
+ * stores took longer than the second pass (1.22 against 0.90–1.04 ms, {@code docs/performance-usage.md}).
+ */
+public final class PreluChannelsLastKernel implements Parallel.Tasks, Kernel {
+    private final MemorySegment self;
+    private final long selfAt;
+    private final MemorySegment out;
+    private final long outAt;
+    private final long positions;
+    private final long channels;
+    /** The weight of each channel, at {@code c·positions} in the weight's view of self's shape. */
+    private final StridedView weight;
+    /** The channels' weights, read into it at the start of each run. */
+    private final float[] weights;
+    private final TransposePanels panels;
+
+    private PreluChannelsLastKernel(StridedView self, StridedView weight, StridedView out, long samples,
+            long positions, long channels) {
+        this.self = self.segment();
+        this.selfAt = self.denseOffset(0);
+        this.out = out.segment();
+        this.outAt = out.denseOffset(0);
+        this.positions = positions;
+        this.channels = channels;
+        this.weight = weight;
+        this.weights = new float[Math.toIntExact(channels)];
+        this.panels = new TransposePanels(samples, positions, channels);
+    }
+
+    /**
+     * The kernel over {@code self}, dense in channels-last memory order ({@code selfInMemoryOrder}:
+     * its view permuted to {@code [N, P..., C]}), into {@code out}, dense and channels-first, of
+     * logical {@code [N, C, P...]} with {@code positions} positions; {@code weight} a view of that
+     * shape, constant along all but the channels. Null where it does not apply: self or out not
+     * FLOAT, the direct loops cold or absent, or memory the two share.
+     */
+    public static PreluChannelsLastKernel of(StridedView selfInMemoryOrder, StridedView weight, StridedView out,
+            long samples, long positions, long channels) {
+        DType dt = out.dtype();
+        if (dt != DType.FLOAT || selfInMemoryOrder.dtype() != dt
+                || !DirectOperands.supported(Warmup.Family.PRELU, dt)
+                || !DirectOperands.dense(selfInMemoryOrder, dt) || !DirectOperands.dense(out, dt)) {
+            return null;
+        }
+        long bytes = 4 * samples * positions * channels;
+        long a = selfInMemoryOrder.segment().address() + selfInMemoryOrder.denseOffset(0);
+        long b = out.segment().address() + out.denseOffset(0);
+        if (a < b + bytes && b < a + bytes) {
+            return null;
+        }
+        return new PreluChannelsLastKernel(selfInMemoryOrder, weight, out, samples, positions, channels);
+    }
+
+    @Override
+    public void run(MemorySegment workspace) {
+        for (int c = 0; c < weights.length; c++) {
+            weights[c] = weight.get(c * positions);
+        }
+        Parallel.forEach(panels.tasks(), panels.valuesPerTask(), this, workspace);
+    }
+
+    /** One panel of {@link TransposePanels}. */
+    @Override
+    public void task(long task, MemorySegment workspace) {
+        DirectOperands.math().preluTransposed(DType.FLOAT, self, selfAt + 4 * panels.channelsLastIndex(task),
+                4 * channels, panels.positions(task), panels.channels(task), weights, (int) panels.firstChannel(task),
+                out, outAt + 4 * panels.channelsFirstIndex(task), 4 * positions);
+    }
+}
