@@ -124,6 +124,44 @@ public final class PreluBackwardCase {
         }
     }
 
+    /**
+     * FLOAT channels-last self and gradOutput of rank 4 (maps of up to 300 positions, up to 120
+     * channels), into a contiguous gradInput and into a channels-last one: both read as rows of
+     * channels in place once warm, the first stored through transposing panels, the second in its
+     * own order. Both checked against the reference, and against each other bit for bit: the same
+     * operations per element, each channel's sum in the same order.
+     */
+    public static long[][] runChannelsLastFloat(long seed) {
+        try (CaseContext ctx = new CaseContext("aclnnPreluBackward", seed, false)) {
+            CaseRandom r = ctx.random;
+            long[] shape = {1 + r.nextInt(3), 2 + r.nextInt(r.oneIn(3) ? 119 : 20), 1 + r.nextInt(3),
+                    r.oneIn(5) ? 1 + r.nextInt(63) : 8 + r.nextInt(292)};
+            StoredType type = StoredType.FLOAT;
+            boolean perChannel = !r.oneIn(4);
+            long[] weightShape = perChannel ? new long[] {shape[1]} : singleWeightShape(r);
+            long[] gradWeightShape = perChannel ? new long[] {shape[1]} : weightShape;
+            DeviceTensor grad = ctx.input("gradOutput", type, StridedLayout.channelsLast(shape), () -> r.uniform(-2, 2));
+            DeviceTensor self = ctx.input("self", type, StridedLayout.channelsLast(shape),
+                    () -> r.oneIn(10) ? 0 : r.uniform(-3, 3));
+            DeviceTensor weight = ctx.input("weight", type, weightShape, () -> r.uniform(-1, 1));
+            long[][] bits = call(ctx, grad, self, weight, ctx.output("gradInput", type, StridedLayout.contiguous(shape)),
+                    ctx.output("gradWeight", type, gradWeightShape));
+
+            Reference.Expected[] expected = Reference.preluBackward(grad.arr(), self.arr(), weight.values());
+            Compare.check("gradInput", type, expected[0], bits[0], ctx);
+            Compare.check("gradWeight", type, expected[1], bits[1], ctx);
+            long[][] channelsLastBits = call(ctx, grad, self, weight,
+                    ctx.output("channels-last gradInput", type, StridedLayout.channelsLast(shape)),
+                    ctx.output("gradWeight of the channels-last call", type, gradWeightShape));
+            Compare.sameBits("gradInput", bits[0], channelsLastBits[0], "the call into a channels-last gradInput", ctx);
+            Compare.sameBits("gradWeight", bits[1], channelsLastBits[1], "the call into a channels-last gradInput",
+                    ctx);
+            grad.assertUntouched();
+            self.assertUntouched();
+            return bits;
+        }
+    }
+
     private static long[][] call(CaseContext ctx, DeviceTensor grad, DeviceTensor self, DeviceTensor weight,
             DeviceTensor gradInput, DeviceTensor gradWeight) {
         Launch.run(ctx::describe, ctx.random.oneIn(4),

@@ -33,4 +33,15 @@ class PreluBackwardRandomTest {
     void halfLayoutsMatchReferenceAndContiguousCall(long seed) {
         PreluBackwardCase.runHalfLayouts(seed);
     }
+
+    static LongStream channelsLastFloatSeeds() {
+        return LongStream.range(0, 100).map(i -> 0x2200_0000L + i);
+    }
+
+    /** FLOAT channels-last self and gradOutput into a contiguous and a channels-last gradInput: the same bits. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("channelsLastFloatSeeds")
+    void channelsLastFloatMatchesReferenceAndChannelsLastCall(long seed) {
+        PreluBackwardCase.runChannelsLastFloat(seed);
+    }
 }
