@@ -6,9 +6,10 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Values of channels-last memory ({@code [N, P, C]}: P positions of C channels per sample) copied
- * unchanged into a dense channels-first destination ({@code [N, C, P]}), a panel of positions at a
- * time: read where they lie and stored transposed by {@link BulkMath#transposeHalves} (16-bit) or
- * {@link BulkMath#transposeFloats}. A transposed matrix is the same copy ({@code [N, K, R]} memory
+ * unchanged into a dense channels-first destination ({@code [N, C, P]}), a panel of
+ * {@link TransposePanels} at a time: read where they lie and stored transposed by
+ * {@link BulkMath#transposeHalves} (16-bit) or {@link BulkMath#transposeFloats}. A transposed
+ * matrix is the same copy ({@code [N, K, R]} memory
  * of an {@code [N, R, K]} view: K positions of R channels). The first half of an element-wise call
  * whose 16-bit inputs lie in such an order: the call then runs where they are dense (the output in
  * place, or copies in the workspace), and rounds each element as before. Moving raw 16-bit values

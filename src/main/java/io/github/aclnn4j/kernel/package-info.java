@@ -25,9 +25,12 @@
  *     dimension is the contiguous one through transposing panels, the rows transposed in 8×8
  *     register blocks ({@code BlockTranspose}) and each memory column then moved whole
  *     ({@link io.github.aclnn4j.kernel.BulkMath#storePanel});
- *     a 16-bit channels-last PReLU input bound for a contiguous output of its dtype is instead copied
+ *     a FLOAT channels-last PReLU input bound for a contiguous output is computed and transposed in
+ *     registers in one pass ({@link io.github.aclnn4j.kernel.PreluChannelsLastKernel}, its loads,
+ *     math and butterfly generated together), and a 16-bit one is copied
  *     there raw ({@link io.github.aclnn4j.kernel.TransposeCopyKernel}) and computed over in place,
- *     dense, which spares the conversions around the transposing stores, and the 16-bit transposed
+ *     dense, which spares the conversions around the transposing stores (both cut into panels by
+ *     {@code TransposePanels}), and the 16-bit transposed
  *     or channels-last inputs of BCE with logits and PReLU backward are copied raw into the
  *     workspace in row-major order ({@code RowMajorCopies}), where the direct loops read them; an
  *     element-wise 16-bit call whose inputs all lie in one such order (BCE backward, BCE with logits
@@ -46,7 +49,8 @@
  *     written out in the loop, since one the JIT leaves uninlined boxes every vector. Variants of
  *     one loop are generated from it where they are many lines ({@code BceWithLogitsVectorLoops}'
  *     16-bit loops with weights per element, by {@code tools/kernels/generate_weighted_loops.py};
- *     {@code BlockTranspose}'s butterflies per element type and memory kind, by
+ *     {@code BlockTranspose}'s butterflies per element type and memory kind, and
+ *     {@code PreluVectorLoops}' butterfly with PReLU on its rows, by
  *     {@code tools/kernels/generate_block_transposes.py}; {@code BceBackwardVectorLoops}' 16-bit
  *     loops per kind of gradOutput and weight, by
  *     {@code tools/kernels/generate_bce_backward_loops.py}; {@code BceWithLogitsBackwardVectorLoops}'
