@@ -136,6 +136,8 @@ final class PreluVectorLoops {
      */
     private static void preluBlockF32(MemorySegment src, long from, long rowStride, float[] w, int wAt,
             MemorySegment seg, long to, long colStride) {
+        src = (MemorySegment) NATIVE.cast(src);
+        seg = (MemorySegment) NATIVE.cast(seg);
         FloatVector w8 = FloatVector.fromArray(F8, w, wAt);
         FloatVector x0 = FloatVector.fromMemorySegment(F8, src, from, VectorLanes.ORDER);
         FloatVector r0 = x0.mul(w8).blend(x0, x0.compare(VectorOperators.GT, 0f));
