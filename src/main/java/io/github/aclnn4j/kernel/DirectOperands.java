@@ -82,6 +82,14 @@ final class DirectOperands {
         return v.dtype() == dtype && denseNative(v);
     }
 
+    /** Whether dense native views {@code a} and {@code b}, of one dtype and size, share no byte of memory. */
+    static boolean disjoint(StridedView a, StridedView b) {
+        long bytes = a.numel() * a.dtype().byteSize;
+        long from = a.segment().address() + a.denseOffset(0);
+        long to = b.segment().address() + b.denseOffset(0);
+        return from >= to + bytes || to >= from + bytes;
+    }
+
     /** {@code v} is absent, dense in native memory, uniform or {@linkplain #period repeating}, and of {@code dtype}. */
     static boolean denseOrRepeating(StridedView v, DType dtype) {
         return v == null || (v.dtype() == dtype && (denseNative(v) || v.isUniform() || period(v) > 0));

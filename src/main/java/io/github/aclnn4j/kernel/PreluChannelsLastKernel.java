@@ -51,13 +51,8 @@ public final class PreluChannelsLastKernel implements Parallel.Tasks, Kernel {
         DType dt = out.dtype();
         if (dt != DType.FLOAT || selfInMemoryOrder.dtype() != dt
                 || !DirectOperands.supported(Warmup.Family.PRELU, dt)
-                || !DirectOperands.dense(selfInMemoryOrder, dt) || !DirectOperands.dense(out, dt)) {
-            return null;
-        }
-        long bytes = 4 * samples * positions * channels;
-        long a = selfInMemoryOrder.segment().address() + selfInMemoryOrder.denseOffset(0);
-        long b = out.segment().address() + out.denseOffset(0);
-        if (a < b + bytes && b < a + bytes) {
+                || !DirectOperands.dense(selfInMemoryOrder, dt) || !DirectOperands.dense(out, dt)
+                || !DirectOperands.disjoint(selfInMemoryOrder, out)) {
             return null;
         }
         return new PreluChannelsLastKernel(selfInMemoryOrder, weight, out, samples, positions, channels);

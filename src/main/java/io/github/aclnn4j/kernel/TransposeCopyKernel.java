@@ -51,13 +51,8 @@ public final class TransposeCopyKernel implements Parallel.Tasks, Kernel {
      */
     public static TransposeCopyKernel of(StridedView src, StridedView dst, long samples, long positions,
             long channels) {
-        if (!applies(src, dst.dtype(), channels) || !DirectOperands.dense(dst, dst.dtype())) {
-            return null;
-        }
-        long bytes = 2 * samples * positions * channels;
-        long a = src.segment().address() + src.denseOffset(0);
-        long b = dst.segment().address() + dst.denseOffset(0);
-        if (a < b + bytes && b < a + bytes) {
+        if (!applies(src, dst.dtype(), channels) || !DirectOperands.dense(dst, dst.dtype())
+                || !DirectOperands.disjoint(src, dst)) {
             return null;
         }
         return new TransposeCopyKernel(src.segment(), src.denseOffset(0), dst.segment(), dst.denseOffset(0), samples,
