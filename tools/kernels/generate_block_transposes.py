@@ -40,6 +40,8 @@ PRELU_F32 = """        FloatVector r{k} = x{k}.mul(w8).blend(x{k}, x{k}.compare(
 # The segments cast to the class of native ones first, as VectorLanes' rules ask: a block is compiled
 # on its own (too large to inline), and otherwise takes its view of them from the profile of the
 # memory-access code every caller shares (warm, 0.91-0.94 ms against 1.22-1.97 for channels-last PReLU).
+# Only PReLU's blocks, which DirectMath reaches with native memory alone: BlockTranspose's also move
+# strided views and workspaces that a program may place in host arrays.
 PRELU_WEIGHTS = ("        src = (MemorySegment) NATIVE.cast(src);\n"
                  "        seg = (MemorySegment) NATIVE.cast(seg);\n"
                  "        FloatVector w8 = FloatVector.fromArray(F8, w, wAt);\n")
@@ -125,12 +127,6 @@ def method(variant):
     compute = variant.get("compute")
     if compute:
         out.append(PRELU_WEIGHTS)
-    else:
-        # the segments cast to the class of native ones first, as VectorLanes' rules ask
-        if variant["load"] == MEMORY_LOAD:
-            out.append("        src = (MemorySegment) VectorLanes.NATIVE.cast(src);\n")
-        if variant["store"] == MEMORY_STORE:
-            out.append("        seg = (MemorySegment) VectorLanes.NATIVE.cast(seg);\n")
     for k in range(8):
         load = variant["load"].format(vector=v, species=t["species"], at=offset("from", k, "rowStride"))
         if compute:

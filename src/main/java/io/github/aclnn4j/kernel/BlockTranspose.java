@@ -248,7 +248,6 @@ final class BlockTranspose {
 
     /** {@link #block} with its columns stored to memory runs {@code colStride} bytes apart (see the class comment). */
     private static void blockInto(float[] src, int from, int rowStride, MemorySegment seg, long to, long colStride) {
-        seg = (MemorySegment) VectorLanes.NATIVE.cast(seg);
         FloatVector r0 = FloatVector.fromArray(F8, src, from);
         FloatVector r1 = FloatVector.fromArray(F8, src, from + rowStride);
         FloatVector r2 = FloatVector.fromArray(F8, src, from + 2 * rowStride);
@@ -286,8 +285,6 @@ final class BlockTranspose {
     /** {@link #blockInto} for floats from memory. */
     private static void blockBetweenFloats(MemorySegment src, long from, long rowStride, MemorySegment seg, long to,
             long colStride) {
-        src = (MemorySegment) VectorLanes.NATIVE.cast(src);
-        seg = (MemorySegment) VectorLanes.NATIVE.cast(seg);
         FloatVector r0 = FloatVector.fromMemorySegment(F8, src, from, VectorLanes.ORDER);
         FloatVector r1 = FloatVector.fromMemorySegment(F8, src, from + rowStride, VectorLanes.ORDER);
         FloatVector r2 = FloatVector.fromMemorySegment(F8, src, from + 2 * rowStride, VectorLanes.ORDER);
@@ -324,7 +321,6 @@ final class BlockTranspose {
 
     /** {@link #blockInto} for an 8×8 block of 16-bit values, in 128-bit registers. */
     private static void blockInto(short[] src, int from, int rowStride, MemorySegment seg, long to, long colStride) {
-        seg = (MemorySegment) VectorLanes.NATIVE.cast(seg);
         ShortVector r0 = ShortVector.fromArray(S8, src, from);
         ShortVector r1 = ShortVector.fromArray(S8, src, from + rowStride);
         ShortVector r2 = ShortVector.fromArray(S8, src, from + 2 * rowStride);
@@ -365,8 +361,6 @@ final class BlockTranspose {
      */
     private static void blockBetween(MemorySegment src, long from, long rowStride, MemorySegment seg, long to,
             long colStride) {
-        src = (MemorySegment) VectorLanes.NATIVE.cast(src);
-        seg = (MemorySegment) VectorLanes.NATIVE.cast(seg);
         ShortVector r0 = ShortVector.fromMemorySegment(S8, src, from, VectorLanes.ORDER);
         ShortVector r1 = ShortVector.fromMemorySegment(S8, src, from + rowStride, VectorLanes.ORDER);
         ShortVector r2 = ShortVector.fromMemorySegment(S8, src, from + 2 * rowStride, VectorLanes.ORDER);

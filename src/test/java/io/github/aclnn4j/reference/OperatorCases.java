@@ -25,10 +25,31 @@ final class OperatorCases {
     private static final Map<String, BiFunction<Long, Boolean, long[][]>> ALL = new LinkedHashMap<>();
     /** The same, at up to {@link #LARGE_NUMEL} elements. */
     private static final Map<String, BiFunction<Long, Boolean, long[][]>> LARGE = new LinkedHashMap<>();
+    /**
+     * The suites' cases with layouts of their own (transposed and channels-last inputs and outputs,
+     * the calls that stage copies in the workspace or transpose in registers): the 16-bit cases
+     * where a case is "mixed", the FLOAT ones where it is "dense".
+     */
+    private static final Map<String, BiFunction<Long, Boolean, long[][]>> LAYOUTS = new LinkedHashMap<>();
 
     static {
         put(MAX_NUMEL, ALL);
         put(LARGE_NUMEL, LARGE);
+        LAYOUTS.put("BinaryCrossEntropyBackward layouts", (s, floats) -> floats
+                ? BinaryCrossEntropyBackwardCase.runFloatLayouts(s) : BinaryCrossEntropyBackwardCase.runHalfLayouts(s));
+        LAYOUTS.put("BinaryCrossEntropyWithLogits layouts", (s, floats) -> floats
+                ? BinaryCrossEntropyWithLogitsCase.runFloatLayouts(s) : BinaryCrossEntropyWithLogitsCase.runHalfLayouts(s));
+        LAYOUTS.put("BinaryCrossEntropyWithLogitsBackward layouts", (s, floats) -> floats
+                ? BinaryCrossEntropyWithLogitsBackwardCase.runFloatLayouts(s)
+                : BinaryCrossEntropyWithLogitsBackwardCase.runHalfLayouts(s));
+        LAYOUTS.put("BinaryCrossEntropy layouts", (s, floats) -> floats
+                ? BinaryCrossEntropyCase.runFloatLayouts(s) : BinaryCrossEntropyCase.runHalfLayouts(s));
+        LAYOUTS.put("PreluBackward layouts", (s, floats) -> floats
+                ? PreluBackwardCase.runChannelsLastFloat(s) : PreluBackwardCase.runHalfLayouts(s));
+        LAYOUTS.put("Prelu channels-last", (s, floats) -> floats
+                ? PreluCase.runChannelsLastFloat(s) : PreluCase.runChannelsLastHalf(s));
+        LAYOUTS.put("GroupNormBackward channels-last", (s, floats) -> floats
+                ? GroupNormBackwardCase.runChannelsLastFloatIntoNchw(s) : GroupNormBackwardCase.runChannelsLast(s, true));
     }
 
     private static void put(int max, Map<String, BiFunction<Long, Boolean, long[][]>> into) {
@@ -50,6 +71,11 @@ final class OperatorCases {
     /** Every operator. */
     static Map<String, BiFunction<Long, Boolean, long[][]>> all() {
         return ALL;
+    }
+
+    /** The cases with layouts of their own ({@link #LAYOUTS}). */
+    static Map<String, BiFunction<Long, Boolean, long[][]>> layouts() {
+        return LAYOUTS;
     }
 
     /** Every operator, at up to {@link #LARGE_NUMEL} elements. */
