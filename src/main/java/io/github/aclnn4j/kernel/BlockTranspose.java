@@ -24,7 +24,9 @@ import jdk.incubator.vector.VectorSpecies;
  * unless C2 inlines it, which it did not for a shared helper here (the BFLOAT16 store through one
  * ran 2.5× slower), and one memory kind per method keeps C2's view of its loads and stores exact. So
  * the five are generated from one template by {@code tools/kernels/generate_block_transposes.py},
- * at the end of the class.
+ * at the end of the class. Unlike the direct loops, they do not cast their segments to the class
+ * of native ones ({@link VectorLanes}): panels and transposing copies also move views and
+ * workspaces that a program placed in Java arrays.
  */
 final class BlockTranspose {
     static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
