@@ -11,7 +11,8 @@ import java.lang.foreign.MemorySegment;
  * Each element is computed as the dense call computes it, so the same bits. The channel weights
  * are read when the call runs, so a repeatable executor sees new weights. BFLOAT16 stays with
  * {@link TransposeCopyKernel} and a pass in place: its widening and rounding beside the transposing
- * stores took longer than the second pass (1.22 against 0.90–1.04 ms, {@code docs/performance-usage.md}).
+ * stores took longer than the second pass (1.19–1.52 against 1.04–1.08 ms, see
+ * {@code docs/performance-usage.md}).
  */
 public final class PreluChannelsLastKernel implements Parallel.Tasks, Kernel {
     private final MemorySegment self;
