@@ -9,14 +9,13 @@ import java.lang.foreign.MemorySegment;
  * unchanged into a dense channels-first destination ({@code [N, C, P]}), a panel of
  * {@link TransposePanels} at a time: read where they lie and stored transposed by
  * {@link BulkMath#transposeHalves} (16-bit) or {@link BulkMath#transposeFloats}. A transposed
- * matrix is the same copy ({@code [N, K, R]} memory
- * of an {@code [N, R, K]} view: K positions of R channels). The first half of an element-wise call
- * whose 16-bit inputs lie in such an order: the call then runs where they are dense (the output in
- * place, or copies in the workspace), and rounds each element as before. Moving raw 16-bit values
- * leaves out the conversions to float and back that the tiled path pays around its transposing
- * stores (see {@code docs/performance-usage.md}). Or the second half of a call computed in its
- * inputs' order into the workspace ({@link InMemoryOrder}): its results, 16-bit or FLOAT, moved
- * into out.
+ * matrix is the same copy ({@code [N, K, R]} memory of an {@code [N, R, K]} view: K positions of R
+ * channels). The first half of an element-wise call whose 16-bit inputs lie in such an order: the
+ * call then runs where they are dense (the output in place, or copies in the workspace), and
+ * rounds each element as before. Moving raw 16-bit values leaves out the conversions to float and
+ * back that the tiled path pays around its transposing stores (see
+ * {@code docs/performance-usage.md}). Or the second half of a call computed in its inputs' order
+ * into the workspace ({@link InMemoryOrder}): its results, 16-bit or FLOAT, moved into out.
  */
 public final class TransposeCopyKernel implements Parallel.Tasks, Kernel {
     /** The source; null for the workspace of the call. */
