@@ -23,7 +23,11 @@ public final class PreluChannelsLastKernel implements Parallel.Tasks, Kernel {
     private final long channels;
     /** The weight of each channel, at {@code c·positions} in the weight's view of self's shape. */
     private final StridedView weight;
-    /** The channels' weights, read into it at the start of each run. */
+    /**
+     * The channels' weights, read into it at the start of each run. Launches on several streams at
+     * once write the same values; a program that changes the weights while a launch reads them
+     * races with that launch anyway.
+     */
     private final float[] weights;
     private final TransposePanels panels;
 

@@ -39,8 +39,8 @@ public final class PreluKernel implements Parallel.Tasks, Kernel {
     private final boolean direct;
     /**
      * For weights that repeat a short row (per-channel weights over channels-last memory): that row
-     * of {@link #period} values, repeated to cover a block from any phase, filled by each run; else
-     * null.
+     * of {@link #period} values, repeated to cover a block from any phase, filled by each run (as
+     * {@link PreluChannelsLastKernel}'s weights are); else null.
      */
     private final float[] pattern;
     private final int period;
