@@ -75,10 +75,10 @@ public final class BceWithLogitsKernel implements Parallel.Tasks, Kernel {
      * rest dense, on the direct loops: for reduction none with both inputs in one such order,
      * computed in that order into the workspace, then moved raw into out ({@link InMemoryOrder}:
      * 16-bit, or FLOAT with long memory runs); else, 16-bit, the permuted inputs copied into the
-     * workspace in row-major order first ({@link RowMajorCopies}). Either way each element gets the same operations and the sums the
-     * same order, so the bits are those of the call on dense inputs. Null where that does not apply:
-     * other dtypes or layouts, weight or posWeight neither absent nor one value, out not dense
-     * (reduction none).
+     * workspace in row-major order first ({@link RowMajorCopies}). Either way each element gets the
+     * same operations and the sums the same order, so the bits are those of the call on dense
+     * inputs. Null where that does not apply: other dtypes or layouts, weight or posWeight neither
+     * absent nor one value, out not dense (reduction none).
      */
     public static Staged staged(StridedView self, StridedView target, StridedView weight, StridedView posWeight,
             DType compute, int reduction, StridedView out, long[] shape) {

@@ -38,7 +38,8 @@ final class OperatorCases {
         LAYOUTS.put("BinaryCrossEntropyBackward layouts", (s, floats) -> floats
                 ? BinaryCrossEntropyBackwardCase.runFloatLayouts(s) : BinaryCrossEntropyBackwardCase.runHalfLayouts(s));
         LAYOUTS.put("BinaryCrossEntropyWithLogits layouts", (s, floats) -> floats
-                ? BinaryCrossEntropyWithLogitsCase.runFloatLayouts(s) : BinaryCrossEntropyWithLogitsCase.runHalfLayouts(s));
+                ? BinaryCrossEntropyWithLogitsCase.runFloatLayouts(s)
+                : BinaryCrossEntropyWithLogitsCase.runHalfLayouts(s));
         LAYOUTS.put("BinaryCrossEntropyWithLogitsBackward layouts", (s, floats) -> floats
                 ? BinaryCrossEntropyWithLogitsBackwardCase.runFloatLayouts(s)
                 : BinaryCrossEntropyWithLogitsBackwardCase.runHalfLayouts(s));
@@ -49,7 +50,8 @@ final class OperatorCases {
         LAYOUTS.put("Prelu channels-last", (s, floats) -> floats
                 ? PreluCase.runChannelsLastFloat(s) : PreluCase.runChannelsLastHalf(s));
         LAYOUTS.put("GroupNormBackward channels-last", (s, floats) -> floats
-                ? GroupNormBackwardCase.runChannelsLastFloatIntoNchw(s) : GroupNormBackwardCase.runChannelsLast(s, true));
+                ? GroupNormBackwardCase.runChannelsLastFloatIntoNchw(s)
+                : GroupNormBackwardCase.runChannelsLast(s, true));
     }
 
     private static void put(int max, Map<String, BiFunction<Long, Boolean, long[][]>> into) {

@@ -140,11 +140,13 @@ public final class PreluBackwardCase {
             boolean perChannel = !r.oneIn(4);
             long[] weightShape = perChannel ? new long[] {shape[1]} : singleWeightShape(r);
             long[] gradWeightShape = perChannel ? new long[] {shape[1]} : weightShape;
-            DeviceTensor grad = ctx.input("gradOutput", type, StridedLayout.channelsLast(shape), () -> r.uniform(-2, 2));
+            DeviceTensor grad = ctx.input("gradOutput", type, StridedLayout.channelsLast(shape),
+                    () -> r.uniform(-2, 2));
             DeviceTensor self = ctx.input("self", type, StridedLayout.channelsLast(shape),
                     () -> r.oneIn(10) ? 0 : r.uniform(-3, 3));
             DeviceTensor weight = ctx.input("weight", type, weightShape, () -> r.uniform(-1, 1));
-            long[][] bits = call(ctx, grad, self, weight, ctx.output("gradInput", type, StridedLayout.contiguous(shape)),
+            long[][] bits = call(ctx, grad, self, weight,
+                    ctx.output("gradInput", type, StridedLayout.contiguous(shape)),
                     ctx.output("gradWeight", type, gradWeightShape));
 
             Reference.Expected[] expected = Reference.preluBackward(grad.arr(), self.arr(), weight.values());
