@@ -95,8 +95,11 @@ public final class PreluKernel implements Parallel.Tasks, Kernel {
     @Override
     public void run(MemorySegment workspace) {
         if (pattern != null) {
-            for (int i = 0; i < pattern.length; i++) {
-                pattern[i] = i < period ? weight.get(i) : pattern[i - period];
+            for (int i = 0; i < period; i++) {
+                pattern[i] = weight.get(i);
+            }
+            for (int filled = period; filled < pattern.length; filled *= 2) { // whole periods doubled
+                System.arraycopy(pattern, 0, pattern, filled, Math.min(filled, pattern.length - filled));
             }
         }
         Parallel.forEach(Blocks.count(numel), Blocks.SIZE, this, workspace);
