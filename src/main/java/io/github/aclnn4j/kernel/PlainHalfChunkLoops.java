@@ -116,7 +116,7 @@ final class PlainHalfChunkLoops implements HalfChunkMath {
         float xe = load(x, xAt, e, bf16);
         float ge = load(g, gAt, e, bf16);
         store(out, outAt, e, xe > 0 ? ge : ge * w, bf16);
-        return Math.fma(xe > 0 ? 0f : xe, ge, acc);
+        return xe > 0 ? acc : Math.fma(xe, ge, acc); // as the loops: a positive x adds nothing, whatever g holds
     }
 
     /** Element {@code e}'s terms into lane {@code lane} of the sums' accumulators and of the dots' (2F further). */

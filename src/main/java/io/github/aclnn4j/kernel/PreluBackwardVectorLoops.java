@@ -76,14 +76,14 @@ final class PreluBackwardVectorLoops {
                         .reinterpretAsFloats();
                 VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
                 DoubleVector xd = (DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0); // min(x, 0)
-                DoubleVector gd = (DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector gd = (DoubleVector) gv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0); // 0 if x > 0
                 xd.fma(gd, DoubleVector.fromArray(D, acc, c)).intoArray(acc, c); // the product is exact
                 gv.mul(FloatVector.fromArray(FD, w, c)).blend(gv, up).intoArray(out, outRow + c);
             }
             for (; c < channels; c++) { // the row's last channels, with the same operations
                 float xi = HalfFloats.fromBf16(x.get(ValueLayout.JAVA_SHORT_UNALIGNED, xRow + 2L * c));
                 float gi = HalfFloats.fromBf16(g.get(ValueLayout.JAVA_SHORT_UNALIGNED, gRow + 2L * c));
-                acc[c] += (double) Math.min(xi, 0f) * gi;
+                acc[c] += xi > 0 ? 0.0 : (double) xi * gi;
                 out[outRow + c] = xi > 0 ? gi : w[c] * gi;
             }
         }
@@ -105,14 +105,14 @@ final class PreluBackwardVectorLoops {
                 FloatVector gv = FloatVector.fromMemorySegment(FD, g, gRow + 4L * c, ORDER);
                 VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
                 DoubleVector xd = (DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0); // min(x, 0)
-                DoubleVector gd = (DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector gd = (DoubleVector) gv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0); // 0 if x > 0
                 xd.fma(gd, DoubleVector.fromArray(D, acc, c)).intoArray(acc, c); // the product is exact
                 gv.mul(FloatVector.fromArray(FD, w, c)).blend(gv, up).intoArray(out, outRow + c);
             }
             for (; c < channels; c++) { // the row's last channels, with the same operations
                 float xi = x.get(F32, xRow + 4L * c);
                 float gi = g.get(F32, gRow + 4L * c);
-                acc[c] += (double) Math.min(xi, 0f) * gi;
+                acc[c] += xi > 0 ? 0.0 : (double) xi * gi;
                 out[outRow + c] = xi > 0 ? gi : w[c] * gi;
             }
         }
@@ -144,8 +144,8 @@ final class PreluBackwardVectorLoops {
             FloatVector xv = FloatVector.fromMemorySegment(F8, x, xAt + o, ORDER);
             FloatVector gv = FloatVector.fromMemorySegment(F8, g, gAt + o, ORDER);
             VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
-            acc = ((DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D8, 0)) // min(x, 0): preluBf16
-                    .fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D8, 0), acc);
+            acc = ((DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D8, 0)) // min(x, 0)·g, g taken as
+                    .fma((DoubleVector) gv.blend(0f, up).convertShape(VectorOperators.F2D, D8, 0), acc); // 0 if x > 0
             gv.mul(w).blend(gv, up).intoMemorySegment(out, outAt + o, ORDER);
         }
         acc.intoArray(lanes, 0);
@@ -167,10 +167,10 @@ final class PreluBackwardVectorLoops {
             FloatVector g1 = FloatVector.fromMemorySegment(F4, g, gAt + o + 16, ORDER);
             VectorMask<Float> up0 = x0.compare(VectorOperators.GT, 0f);
             VectorMask<Float> up1 = x1.compare(VectorOperators.GT, 0f);
-            acc0 = ((DoubleVector) x0.blend(0f, up0).convertShape(VectorOperators.F2D, D4, 0)) // min(x, 0), as preluBf16
-                    .fma((DoubleVector) g0.convertShape(VectorOperators.F2D, D4, 0), acc0);
+            acc0 = ((DoubleVector) x0.blend(0f, up0).convertShape(VectorOperators.F2D, D4, 0)) // as preluLanesWide
+                    .fma((DoubleVector) g0.blend(0f, up0).convertShape(VectorOperators.F2D, D4, 0), acc0);
             acc1 = ((DoubleVector) x1.blend(0f, up1).convertShape(VectorOperators.F2D, D4, 0))
-                    .fma((DoubleVector) g1.convertShape(VectorOperators.F2D, D4, 0), acc1);
+                    .fma((DoubleVector) g1.blend(0f, up1).convertShape(VectorOperators.F2D, D4, 0), acc1);
             g0.mul(w).blend(g0, up0).intoMemorySegment(out, outAt + o, ORDER);
             g1.mul(w).blend(g1, up1).intoMemorySegment(out, outAt + o + 16, ORDER);
         }
@@ -197,12 +197,12 @@ final class PreluBackwardVectorLoops {
                 FloatVector x1 = xp.and(HIGH).reinterpretAsFloats();
                 FloatVector g0 = gp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
                 FloatVector g1 = gp.and(HIGH).reinterpretAsFloats();
-                // min(x, 0) as a blend on the mask gradInput needs anyway: the same value, NaN and
-                // -0 included, in one operation where Java's min takes five on AVX2
+                // x·g added where x is not positive, on the mask gradInput needs anyway: the term of a
+                // positive x is 0 whatever g holds (min(x, 0)·g would give 0·inf = NaN)
                 VectorMask<Float> up0 = x0.compare(VectorOperators.GT, 0f);
                 VectorMask<Float> up1 = x1.compare(VectorOperators.GT, 0f);
-                acc0 = x0.blend(0f, up0).fma(g0, acc0);
-                acc1 = x1.blend(0f, up1).fma(g1, acc1);
+                acc0 = x0.fma(g0, acc0).blend(acc0, up0);
+                acc1 = x1.fma(g1, acc1).blend(acc1, up1);
                 // gradInput is g or w·g, both exact in float; BFLOAT16 rounding as in BCE backward's,
                 // NaN found as in groupNormUpdateBf16
                 FloatVector f0 = g0.mul(w).blend(g0, up0);
@@ -243,7 +243,7 @@ final class PreluBackwardVectorLoops {
                     FloatVector xv = FloatVector.fromArray(F, xs, i);
                     FloatVector gv = FloatVector.fromArray(F, gs, i);
                     VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
-                    part = xv.blend(0f, up).fma(gv, part); // min(x, 0), as in preluBf16
+                    part = xv.fma(gv, part).blend(part, up); // as in preluBf16
                     gv.mul(w).blend(gv, up).intoArray(gs, i);
                 }
                 part.intoArray(scratch.chunkLanes, 0);

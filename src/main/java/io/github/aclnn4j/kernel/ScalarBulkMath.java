@@ -56,7 +56,8 @@ final class ScalarBulkMath implements BulkMath {
         for (int i = from; i < bound; i++) {
             float xi = x[i];
             float gi = g[i];
-            lanes[(i - from) % SumOrder.LANES] = Math.fma(Math.min(xi, 0f), (double) gi,
+            boolean up = xi > 0; // its term 0·0, whatever g holds (0·inf would be NaN)
+            lanes[(i - from) % SumOrder.LANES] = Math.fma(up ? 0f : xi, up ? 0.0 : gi,
                     lanes[(i - from) % SumOrder.LANES]);
             x[i] = xi > 0 ? gi : w * gi;
         }
@@ -64,7 +65,7 @@ final class ScalarBulkMath implements BulkMath {
         for (int i = bound; i < to; i++) {
             float xi = x[i];
             float gi = g[i];
-            sum += (double) Math.min(xi, 0f) * gi;
+            sum += xi > 0 ? 0.0 : (double) xi * gi;
             x[i] = xi > 0 ? gi : w * gi;
         }
         return sum;
@@ -76,7 +77,7 @@ final class ScalarBulkMath implements BulkMath {
             for (int c = 0; c < channels; c++) {
                 float xi = x[row + c];
                 float gi = g[row + c];
-                acc[c] += (double) Math.min(xi, 0f) * gi;
+                acc[c] += xi > 0 ? 0.0 : (double) xi * gi;
                 x[row + c] = xi > 0 ? gi : w[c] * gi;
             }
         }

@@ -433,7 +433,7 @@ final class VectorBulkMath implements BulkMath {
         for (; i < to; i++) {
             float xi = x[i];
             float gi = g[i];
-            sum += (double) Math.min(xi, 0f) * gi;
+            sum += xi > 0 ? 0.0 : (double) xi * gi;
             x[i] = xi > 0 ? gi : w * gi;
         }
         return sum;
@@ -447,8 +447,9 @@ final class VectorBulkMath implements BulkMath {
             FloatVector xv = FloatVector.fromArray(F8, x, i);
             FloatVector gv = FloatVector.fromArray(F8, g, i);
             VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
-            DoubleVector xd = (DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D8, 0); // min(x, 0)
-            acc = xd.fma((DoubleVector) gv.convertShape(VectorOperators.F2D, D8, 0), acc);
+            // min(x, 0)·g, with g taken as 0 where x > 0: the term 0 whatever g holds (0·inf is NaN)
+            DoubleVector xd = (DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D8, 0);
+            acc = xd.fma((DoubleVector) gv.blend(0f, up).convertShape(VectorOperators.F2D, D8, 0), acc);
             gv.mul(w).blend(gv, up).intoArray(x, i);
         }
         acc.intoArray(lanes, 0);
@@ -467,10 +468,10 @@ final class VectorBulkMath implements BulkMath {
             FloatVector g1 = FloatVector.fromArray(F4, g, i + 4);
             VectorMask<Float> up0 = x0.compare(VectorOperators.GT, 0f);
             VectorMask<Float> up1 = x1.compare(VectorOperators.GT, 0f);
-            acc0 = ((DoubleVector) x0.blend(0f, up0).convertShape(VectorOperators.F2D, D4, 0)) // min(x, 0)
-                    .fma((DoubleVector) g0.convertShape(VectorOperators.F2D, D4, 0), acc0);
+            acc0 = ((DoubleVector) x0.blend(0f, up0).convertShape(VectorOperators.F2D, D4, 0)) // as preluLanesWide
+                    .fma((DoubleVector) g0.blend(0f, up0).convertShape(VectorOperators.F2D, D4, 0), acc0);
             acc1 = ((DoubleVector) x1.blend(0f, up1).convertShape(VectorOperators.F2D, D4, 0))
-                    .fma((DoubleVector) g1.convertShape(VectorOperators.F2D, D4, 0), acc1);
+                    .fma((DoubleVector) g1.blend(0f, up1).convertShape(VectorOperators.F2D, D4, 0), acc1);
             g0.mul(w).blend(g0, up0).intoArray(x, i);
             g1.mul(w).blend(g1, up1).intoArray(x, i + 4);
         }
@@ -489,14 +490,14 @@ final class VectorBulkMath implements BulkMath {
                 FloatVector gv = FloatVector.fromArray(FD, g, row + c);
                 VectorMask<Float> up = xv.compare(VectorOperators.GT, 0f);
                 DoubleVector xd = (DoubleVector) xv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0); // min(x, 0)
-                DoubleVector gd = (DoubleVector) gv.convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector gd = (DoubleVector) gv.blend(0f, up).convertShape(VectorOperators.F2D, D, 0); // 0 if x > 0
                 xd.fma(gd, DoubleVector.fromArray(D, acc, c)).intoArray(acc, c); // the product is exact
                 gv.mul(FloatVector.fromArray(FD, w, c)).blend(gv, up).intoArray(x, row + c);
             }
             for (; c < channels; c++) {
                 float xi = x[row + c];
                 float gi = g[row + c];
-                acc[c] += (double) Math.min(xi, 0f) * gi;
+                acc[c] += xi > 0 ? 0.0 : (double) xi * gi;
                 x[row + c] = xi > 0 ? gi : w[c] * gi;
             }
         }

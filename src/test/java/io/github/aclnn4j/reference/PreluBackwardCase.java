@@ -1,6 +1,8 @@
 package io.github.aclnn4j.reference;
 
 import io.github.aclnn4j.acl.Aclnn;
+import io.github.aclnn4j.tensor.Shapes;
+import java.util.function.DoubleSupplier;
 
 /** A random aclnnPreluBackward case: per-channel or single weight, broadcast gradOutput, layouts, format tags. */
 public final class PreluBackwardCase {
@@ -21,7 +23,8 @@ public final class PreluBackwardCase {
             // One weight per channel means a 1-D [C] gradWeight; a single weight keeps weight's shape.
             long[] gradWeightShape = perChannel ? new long[] {shape[1]} : weightShape;
 
-            DeviceTensor grad = ctx.input("gradOutput", type, r.broadcastableTo(shape), () -> r.uniform(-2, 2));
+            long[] gradShape = r.broadcastableTo(shape);
+            DeviceTensor grad = ctx.input("gradOutput", type, gradShape, gradValues(seed, r, Shapes.numel(gradShape)));
             DeviceTensor self = ctx.input("self", type, shape, () -> r.oneIn(10) ? 0 : r.uniform(-3, 3));
             DeviceTensor weight = ctx.input("weight", type, weightShape, () -> r.uniform(-1, 1));
             DeviceTensor gradInput = ctx.output("gradInput", type, shape);
@@ -96,9 +99,10 @@ public final class PreluBackwardCase {
             long[] weightShape = perChannel ? new long[] {shape[1]} : singleWeightShape(r);
             long[] gradWeightShape = perChannel ? new long[] {shape[1]} : weightShape;
 
+            DoubleSupplier gradValues = gradValues(seed, r, Shapes.numel(shape));
             DeviceTensor grad = r.oneIn(8)
-                    ? ctx.input("gradOutput", type, r.broadcastableTo(shape), () -> r.uniform(-2, 2))
-                    : ctx.input("gradOutput", type, r.contiguousOrPermuted(shape), () -> r.uniform(-2, 2));
+                    ? ctx.input("gradOutput", type, r.broadcastableTo(shape), gradValues)
+                    : ctx.input("gradOutput", type, r.contiguousOrPermuted(shape), gradValues);
             DeviceTensor self = ctx.input("self", type, r.contiguousOrPermuted(shape),
                     () -> r.oneIn(10) ? 0 : r.uniform(-3, 3));
             DeviceTensor weight = ctx.input("weight", type, weightShape, () -> r.uniform(-1, 1));
@@ -141,7 +145,7 @@ public final class PreluBackwardCase {
             long[] weightShape = perChannel ? new long[] {shape[1]} : singleWeightShape(r);
             long[] gradWeightShape = perChannel ? new long[] {shape[1]} : weightShape;
             DeviceTensor grad = ctx.input("gradOutput", type, StridedLayout.channelsLast(shape),
-                    () -> r.uniform(-2, 2));
+                    gradValues(seed, r, Shapes.numel(shape)));
             DeviceTensor self = ctx.input("self", type, StridedLayout.channelsLast(shape),
                     () -> r.oneIn(10) ? 0 : r.uniform(-3, 3));
             DeviceTensor weight = ctx.input("weight", type, weightShape, () -> r.uniform(-1, 1));
@@ -171,6 +175,24 @@ public final class PreluBackwardCase {
                         gradInput.tensor, gradWeight.tensor, ws, ex),
                 Aclnn::preluBackward);
         return new long[][] {gradInput.readOutputBits(), gradWeight.readOutputBits()};
+    }
+
+    /**
+     * gradOutput's values: uniform in [-2, 2), and in one seed of eight also a few infinities and
+     * NaNs among {@code count} values, which meet positive and negative self alike. A positive self's
+     * term of gradWeight is 0 whatever gradOutput holds (SPEC §5.2): a sum of {@code min(x, 0)·g}
+     * made it NaN there. Decided by the seed, so the other cases draw what they drew before.
+     */
+    private static DoubleSupplier gradValues(long seed, CaseRandom r, long count) {
+        if (Long.remainderUnsigned(seed, 8) != 5) {
+            return () -> r.uniform(-2, 2);
+        }
+        int oneIn = (int) Math.max(4, Math.min(count / 3, 1 << 20));
+        return () -> !r.oneIn(oneIn) ? r.uniform(-2, 2) : switch (r.nextInt(3)) {
+            case 0 -> Double.POSITIVE_INFINITY;
+            case 1 -> Double.NEGATIVE_INFINITY;
+            default -> Double.NaN;
+        };
     }
 
     private static long[] singleWeightShape(CaseRandom r) {

@@ -80,8 +80,8 @@ public final class Reference {
             double gi = x > 0 ? g : weight[c] * g;
             gradInput.value()[i] = gi;
             gradInput.bound()[i] = ELEMENTWISE_ROUNDINGS * F32 * Math.abs(gi);
-            gradWeight.value()[c] += x > 0 ? 0 : x * g;
-            magnitude[c] += Math.abs(x * g);
+            gradWeight.value()[c] += x > 0 ? 0 : x * g; // 0 for a positive x whatever g holds (SPEC §5.2)
+            magnitude[c] += x > 0 ? 0 : Math.abs(x * g);
             termsPerChannel[c]++;
             Shapes.increment(index, shape);
         }
