@@ -110,6 +110,17 @@ public interface DirectMath extends HalfChunkMath {
             float[] w, double[] acc, float[] out, int outAt);
 
     /**
+     * BFLOAT16 PReLU backward over {@code positions} rows of {@code channels} (channels-last memory,
+     * dense {@code x} and {@code g}) into channels-first memory: channel c's gradient stored as the
+     * run of positions at {@code giAt + c·giColStride}, and {@code sums[c]} the sum of x·g over channel
+     * c's non-positive x, each with the bits {@link #prelu} gives for that channel's run of positions
+     * lying dense.
+     * {@code positions} is a multiple of {@link #STEP}.
+     */
+    void preluBackwardChannelsLast(MemorySegment x, long xAt, MemorySegment g, long gAt, int positions, int channels,
+            float[] w, MemorySegment gi, long giAt, long giColStride, double[] sums);
+
+    /**
      * PReLU forward with weight {@code w}: {@code out = x > 0 ? x : w·x}, as {@link BulkMath#prelu};
      * {@code x} and {@code out} hold {@code dtype}. The product is exact in fp32 for every dtype, so
      * all ways give the same bits.

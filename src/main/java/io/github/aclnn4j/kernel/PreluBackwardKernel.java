@@ -162,9 +162,17 @@ public final class PreluBackwardKernel implements Parallel.Tasks, Kernel {
     /** Runs the whole call: the tasks on the library's threads, then gradWeight from their sums. */
     @Override
     public void run(MemorySegment workspace) {
-        long weights = layout.weights;
         Parallel.forEach(layout.tasks, layout.longRows ? Blocks.SIZE
                 : layout.outerPerSlab * layout.channels * layout.inner, this, workspace);
+        gradWeight(layout, workspace, gradWeight);
+    }
+
+    /**
+     * gradWeight from the tasks' sums in {@code workspace}, as {@code layout} lays them out (see
+     * {@link Layout#workspaceBytes}), added in task order.
+     */
+    static void gradWeight(Layout layout, MemorySegment workspace, StridedView gradWeight) {
+        long weights = layout.weights;
         long partials = layout.longRows ? layout.outer * layout.channels * layout.blocksPerRow : layout.tasks * weights;
         double[] ws = Scratch.get().workspaceDoubles(workspace, 0, Math.toIntExact(partials));
         for (long k = 0; k < weights; k++) {

@@ -1,5 +1,6 @@
 package io.github.aclnn4j.kernel;
 
+import static io.github.aclnn4j.kernel.BlockTranspose.*;
 import static io.github.aclnn4j.kernel.VectorBulkMath.D4;
 import static io.github.aclnn4j.kernel.VectorBulkMath.D8;
 import static io.github.aclnn4j.kernel.VectorBulkMath.F4;
@@ -85,6 +86,204 @@ final class PreluBackwardVectorLoops {
                 float gi = HalfFloats.fromBf16(g.get(ValueLayout.JAVA_SHORT_UNALIGNED, gRow + 2L * c));
                 acc[c] += xi > 0 ? 0.0 : (double) xi * gi;
                 out[outRow + c] = xi > 0 ? gi : w[c] * gi;
+            }
+        }
+    }
+
+    /**
+     * BFLOAT16 PReLU backward over {@code positions} rows of {@code channels} values (channels-last
+     * memory: dense {@code x} and {@code g}, rows {@code 2·channels} bytes apart), the gradient
+     * stored transposed (channel c's run of positions at {@code giAt + c·giColStride}) and
+     * {@code sums[c]} the sum of x·g over channel c's non-positive x. Each channel's sum is
+     * {@link #preluBf16}'s over that channel's run of positions, term for term: lane row
+     * {@code p mod 2F} of the fp32 lanes
+     * holds the lane preluBf16 adds position p into (the even positions of a step into its first
+     * vector, the odd ones into its second), and each chunk of {@link VectorLanes#SUM_CHUNK}
+     * positions goes into double lanes as {@link SumOrder#addChunkLanes} adds it; the gradient takes
+     * preluBf16's operations. So both have the bits of the call on a channels-first copy.
+     * {@code positions} is a multiple of {@link DirectMath#STEP}.
+     *
+     * <p>The gradient leaves a tile a pair of positions per 32-bit value (each channel's two rounded
+     * values side by side, as they lie in channels-first memory), so that it is transposed as 32-bit
+     * values: half the permutes of a 16-bit transpose per element.
+     */
+    static void channelsLastBf16(MemorySegment x, long xAt, MemorySegment g, long gAt, int positions, int channels,
+            float[] w, MemorySegment gi, long giAt, long giColStride, double[] sums) {
+        Scratch s = Scratch.get();
+        int period = 2 * F.length();
+        int doubleLanes = D.length();
+        int tileValues = period * channels;
+        float[] lanes = s.channelLanes(tileValues + channels); // the lane rows, then the weights in lane order
+        double[] wide = s.channelDoubleLanes(doubleLanes * channels);
+        float[] pairs = s.channelPairs(tileValues / 2);
+        for (int c = 0; c < channels; c++) {
+            lanes[tileValues + laneOf(c, channels)] = w[c];
+        }
+        Arrays.fill(wide, 0, doubleLanes * channels, 0.0);
+        long rowBytes = 2L * channels;
+        int whole = channels - channels % period;
+        for (int chunk = 0; chunk < positions; chunk += SUM_CHUNK) {
+            Arrays.fill(lanes, 0, tileValues, 0f);
+            for (int p = chunk, end = Math.min(positions, chunk + SUM_CHUNK); p < end; p += period) {
+                channelsLastTileBf16(x, xAt + p * rowBytes, g, gAt + p * rowBytes, period, channels, lanes,
+                        tileValues, pairs);
+                for (int c = 0; c < whole; c += period) { // even channels, then odd ones
+                    long at = giAt + 2L * p + c * giColStride;
+                    pairsInto(pairs, c, channels, gi, at, 2 * giColStride);
+                    pairsInto(pairs, c + F.length(), channels, gi, at + giColStride, 2 * giColStride);
+                }
+                channelsLastEdgeBf16(x, xAt + p * rowBytes, g, gAt + p * rowBytes, period, channels, whole, lanes,
+                        tileValues, gi, giAt + 2L * p, giColStride);
+            }
+            addChannelChunkLanes(lanes, period, channels, wide, doubleLanes);
+        }
+        for (int c = 0; c < channels; c++) {
+            double sum = 0;
+            for (int j = 0; j < doubleLanes; j++) {
+                sum += wide[c * doubleLanes + j];
+            }
+            sums[c] = sum;
+        }
+    }
+
+    /**
+     * An F×F corner of the pairs tile, from {@code srcAt} with rows {@code srcStride} apart, into
+     * native memory: its column k becomes the run of F values at {@code off + k·colStride}, through
+     * {@link #pairsBlockInto}, which knows the destination's class: BlockTranspose's own blocks also
+     * serve heap segments, so C2 checks the segment at each of their stores (the call 1.15–1.30 ms
+     * through them, 1.11 through this, 16×64×64×64).
+     */
+    private static void pairsInto(float[] src, int srcAt, int srcStride, MemorySegment seg, long off, long colStride) {
+        int n = F.length();
+        for (int c = 0; c < n; c += B) {
+            for (int r = 0; r < n; r += B) {
+                pairsBlockInto(src, srcAt + r * srcStride + c, srcStride, seg, off + c * colStride + 4L * r, colStride);
+            }
+        }
+    }
+
+    /**
+     * Where channel c lies in a lane row: the tile loop reads 2F channels as F ints and splits them
+     * into the even channels (the low halves) and the odd ones (the high halves), as preluBf16 splits
+     * positions; channels past the last such group lie in order.
+     */
+    private static int laneOf(int c, int channels) {
+        int group = 2 * F.length();
+        if (c >= channels - channels % group) {
+            return c;
+        }
+        int within = c % group;
+        return c - within + (within % 2 == 0 ? within / 2 : F.length() + within / 2);
+    }
+
+    /**
+     * A tile of {@code rows} channels-last BFLOAT16 rows (an even count), its groups of 2F channels:
+     * row r's terms added to lane row r of {@code lanes} (fp32, rows of {@code channels} in
+     * {@link #laneOf} order, the weights after them from {@code weightsAt} in that order too), its
+     * gradient rounded to BFLOAT16, rows 2q and 2q + 1 packed into row q of {@code pairs} (in lane
+     * order); the same operations as {@link #preluBf16}.
+     */
+    private static void channelsLastTileBf16(MemorySegment x, long xAt, MemorySegment g, long gAt, int rows,
+            int channels, float[] lanes, int weightsAt, float[] pairs) {
+        x = (MemorySegment) NATIVE.cast(x);
+        g = (MemorySegment) NATIVE.cast(g);
+        int group = 2 * F.length();
+        int whole = channels - channels % group;
+        long rowBytes = 2L * channels;
+        for (int c = 0; c < whole; c += group) {
+            FloatVector w0 = FloatVector.fromArray(F, lanes, weightsAt + c);
+            FloatVector w1 = FloatVector.fromArray(F, lanes, weightsAt + c + F.length());
+            for (int r = 0; r < rows; r += 2) {
+                long at = r * rowBytes + 2L * c;
+                IntVector xp = IntVector.fromMemorySegment(I, x, xAt + at, ORDER);
+                IntVector gp = IntVector.fromMemorySegment(I, g, gAt + at, ORDER);
+                FloatVector x0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector x1 = xp.and(HIGH).reinterpretAsFloats();
+                FloatVector g0 = gp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector g1 = gp.and(HIGH).reinterpretAsFloats();
+                VectorMask<Float> up0 = x0.compare(VectorOperators.GT, 0f);
+                VectorMask<Float> up1 = x1.compare(VectorOperators.GT, 0f);
+                int lane = r * channels + c;
+                FloatVector a0 = FloatVector.fromArray(F, lanes, lane);
+                FloatVector a1 = FloatVector.fromArray(F, lanes, lane + F.length());
+                x0.fma(g0, a0).blend(a0, up0).intoArray(lanes, lane); // as preluBf16
+                x1.fma(g1, a1).blend(a1, up1).intoArray(lanes, lane + F.length());
+                FloatVector f0 = g0.mul(w0).blend(g0, up0);
+                FloatVector f1 = g1.mul(w1).blend(g1, up1);
+                IntVector r0 = f0.reinterpretAsInts();
+                IntVector r1 = f1.reinterpretAsInts();
+                r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, f0.compare(VectorOperators.NE, f0).cast(I));
+                r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, f1.compare(VectorOperators.NE, f1).cast(I));
+                // the next row, the same way
+                at += rowBytes;
+                xp = IntVector.fromMemorySegment(I, x, xAt + at, ORDER);
+                gp = IntVector.fromMemorySegment(I, g, gAt + at, ORDER);
+                x0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                x1 = xp.and(HIGH).reinterpretAsFloats();
+                g0 = gp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                g1 = gp.and(HIGH).reinterpretAsFloats();
+                up0 = x0.compare(VectorOperators.GT, 0f);
+                up1 = x1.compare(VectorOperators.GT, 0f);
+                lane += channels;
+                a0 = FloatVector.fromArray(F, lanes, lane);
+                a1 = FloatVector.fromArray(F, lanes, lane + F.length());
+                x0.fma(g0, a0).blend(a0, up0).intoArray(lanes, lane);
+                x1.fma(g1, a1).blend(a1, up1).intoArray(lanes, lane + F.length());
+                f0 = g0.mul(w0).blend(g0, up0);
+                f1 = g1.mul(w1).blend(g1, up1);
+                IntVector s0 = f0.reinterpretAsInts();
+                IntVector s1 = f1.reinterpretAsInts();
+                s0 = s0.add(s0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, f0.compare(VectorOperators.NE, f0).cast(I));
+                s1 = s1.add(s1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, f1.compare(VectorOperators.NE, f1).cast(I));
+                int pair = (r / 2) * channels + c;
+                r0.lanewise(VectorOperators.LSHR, 16).or(s0.and(HIGH)).reinterpretAsFloats().intoArray(pairs, pair);
+                r1.lanewise(VectorOperators.LSHR, 16).or(s1.and(HIGH)).reinterpretAsFloats()
+                        .intoArray(pairs, pair + F.length());
+            }
+        }
+    }
+
+    /**
+     * The channels of a tile past its last group of 2F, {@code [from, channels)}, one by one with the
+     * operations of {@link #channelsLastTileBf16}: their terms into their lane rows, their gradient
+     * stored where it goes.
+     */
+    private static void channelsLastEdgeBf16(MemorySegment x, long xAt, MemorySegment g, long gAt, int rows,
+            int channels, int from, float[] lanes, int weightsAt, MemorySegment gi, long giAt, long giColStride) {
+        for (int c = from; c < channels; c++) {
+            float wc = lanes[weightsAt + c];
+            for (int r = 0; r < rows; r++) {
+                long at = (long) r * 2 * channels + 2L * c;
+                float xi = HalfFloats.fromBf16(x.get(ValueLayout.JAVA_SHORT_UNALIGNED, xAt + at));
+                float gr = HalfFloats.fromBf16(g.get(ValueLayout.JAVA_SHORT_UNALIGNED, gAt + at));
+                boolean up = xi > 0;
+                int lane = r * channels + c;
+                lanes[lane] = up ? lanes[lane] : Math.fma(xi, gr, lanes[lane]);
+                float f = up ? gr : gr * wc;
+                int bits = Float.floatToRawIntBits(f);
+                gi.set(ValueLayout.JAVA_SHORT_UNALIGNED, giAt + c * giColStride + 2L * r,
+                        (short) (f != f ? 0x7FC0 : (bits + ((bits >>> 16) & 1) + 0x7FFF) >>> 16));
+            }
+        }
+    }
+
+    /**
+     * One chunk's fp32 lanes of every channel into its double lanes, as {@link SumOrder#addChunkLanes}
+     * adds preluBf16's two vectors: vector k's lane j is lane row {@code 2j} (first vector) or
+     * {@code 2j + 1} (second).
+     */
+    private static void addChannelChunkLanes(float[] lanes, int period, int channels, double[] wide,
+            int doubleLanes) {
+        int half = period / 2;
+        for (int c = 0; c < channels; c++) {
+            int at = laneOf(c, channels);
+            for (int k = 0; k < period; k++) {
+                int row = k < half ? 2 * k : 2 * (k - half) + 1;
+                wide[c * doubleLanes + k % doubleLanes] += lanes[row * channels + at];
             }
         }
     }
@@ -252,5 +451,48 @@ final class PreluBackwardVectorLoops {
             SumOrder.addChunkLanes(lanes, scratch.chunkLanes, 1, D.length());
         }
         return VectorBulkMath.sumLanes(lanes);
+    }
+
+    // Generated by tools/kernels/generate_block_transposes.py: do not edit. BlockTranspose's
+    // butterfly into native memory.
+    /**
+     * One 8×8 block of 32-bit values (pairs of BFLOAT16 gradients) from a tile into native memory: {@link
+     * BlockTranspose}'s {@code blockInto(float[]…)} with the destination's class known.
+     */
+    private static void pairsBlockInto(float[] src, int from, int rowStride, MemorySegment seg, long to,
+            long colStride) {
+        seg = (MemorySegment) NATIVE.cast(seg);
+        FloatVector r0 = FloatVector.fromArray(F8, src, from);
+        FloatVector r1 = FloatVector.fromArray(F8, src, from + rowStride);
+        FloatVector r2 = FloatVector.fromArray(F8, src, from + 2 * rowStride);
+        FloatVector r3 = FloatVector.fromArray(F8, src, from + 3 * rowStride);
+        FloatVector r4 = FloatVector.fromArray(F8, src, from + 4 * rowStride);
+        FloatVector r5 = FloatVector.fromArray(F8, src, from + 5 * rowStride);
+        FloatVector r6 = FloatVector.fromArray(F8, src, from + 6 * rowStride);
+        FloatVector r7 = FloatVector.fromArray(F8, src, from + 7 * rowStride);
+        FloatVector a0 = r0.blend(r4.rearrange(SWAP4), HIGH4);
+        FloatVector a4 = r0.rearrange(SWAP4).blend(r4, HIGH4);
+        FloatVector a1 = r1.blend(r5.rearrange(SWAP4), HIGH4);
+        FloatVector a5 = r1.rearrange(SWAP4).blend(r5, HIGH4);
+        FloatVector a2 = r2.blend(r6.rearrange(SWAP4), HIGH4);
+        FloatVector a6 = r2.rearrange(SWAP4).blend(r6, HIGH4);
+        FloatVector a3 = r3.blend(r7.rearrange(SWAP4), HIGH4);
+        FloatVector a7 = r3.rearrange(SWAP4).blend(r7, HIGH4);
+        FloatVector b0 = a0.blend(a2.rearrange(SWAP2), HIGH2);
+        FloatVector b2 = a0.rearrange(SWAP2).blend(a2, HIGH2);
+        FloatVector b1 = a1.blend(a3.rearrange(SWAP2), HIGH2);
+        FloatVector b3 = a1.rearrange(SWAP2).blend(a3, HIGH2);
+        FloatVector b4 = a4.blend(a6.rearrange(SWAP2), HIGH2);
+        FloatVector b6 = a4.rearrange(SWAP2).blend(a6, HIGH2);
+        FloatVector b5 = a5.blend(a7.rearrange(SWAP2), HIGH2);
+        FloatVector b7 = a5.rearrange(SWAP2).blend(a7, HIGH2);
+        b0.blend(b1.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to, VectorLanes.ORDER);
+        b0.rearrange(SWAP1).blend(b1, HIGH1).intoMemorySegment(seg, to + colStride, VectorLanes.ORDER);
+        b2.blend(b3.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 2 * colStride, VectorLanes.ORDER);
+        b2.rearrange(SWAP1).blend(b3, HIGH1).intoMemorySegment(seg, to + 3 * colStride, VectorLanes.ORDER);
+        b4.blend(b5.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 4 * colStride, VectorLanes.ORDER);
+        b4.rearrange(SWAP1).blend(b5, HIGH1).intoMemorySegment(seg, to + 5 * colStride, VectorLanes.ORDER);
+        b6.blend(b7.rearrange(SWAP1), HIGH1).intoMemorySegment(seg, to + 6 * colStride, VectorLanes.ORDER);
+        b6.rearrange(SWAP1).blend(b7, HIGH1).intoMemorySegment(seg, to + 7 * colStride, VectorLanes.ORDER);
     }
 }

@@ -157,6 +157,41 @@ final class Scratch {
         return rowScalesFloat;
     }
 
+    private float[] channelLanes = new float[0];
+    private double[] channelDoubleLanes = new double[0];
+    private float[] channelPairs = new float[0];
+
+    /**
+     * At least {@code n} floats for the fp32 lanes of a channels-last 16-bit sum, a lane's row of
+     * channels after another (see {@code PreluBackwardVectorLoops.channelsLastBf16}); contents left
+     * to the caller.
+     */
+    float[] channelLanes(int n) {
+        if (channelLanes.length < n) {
+            channelLanes = new float[n];
+        }
+        return channelLanes;
+    }
+
+    /** At least {@code n} doubles for the double lanes those fp32 lanes are added into; contents left to the caller. */
+    double[] channelDoubleLanes(int n) {
+        if (channelDoubleLanes.length < n) {
+            channelDoubleLanes = new double[n];
+        }
+        return channelDoubleLanes;
+    }
+
+    /**
+     * At least {@code n} floats for a tile of rows of channels before its transposing store, each
+     * holding two 16-bit values; contents left to the caller.
+     */
+    float[] channelPairs(int n) {
+        if (channelPairs.length < n) {
+            channelPairs = new float[n];
+        }
+        return channelPairs;
+    }
+
     /** Per-channel doubles of a channels-last GroupNorm sample; see {@link #channelDoubles}. */
     private double[][] channelDoubles = new double[3][0];
 

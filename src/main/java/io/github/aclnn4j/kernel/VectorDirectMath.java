@@ -103,6 +103,13 @@ final class VectorDirectMath implements DirectMath {
     }
 
     @Override
+    public void preluBackwardChannelsLast(MemorySegment x, long xAt, MemorySegment g, long gAt, int positions,
+            int channels, float[] w, MemorySegment gi, long giAt, long giColStride, double[] sums) {
+        PreluBackwardVectorLoops.channelsLastBf16(x, xAt, g, gAt, positions, channels, w, gi, giAt, giColStride,
+                sums);
+    }
+
+    @Override
     public void preluForward(DType dtype, MemorySegment x, long xAt, float w, MemorySegment out, long outAt, int n) {
         PreluVectorLoops.prelu(dtype, x, xAt, w, out, outAt, n);
     }

@@ -536,6 +536,9 @@ public final class Warmup {
             } else {
                 if (dtype == DType.BF16) {
                     direct.preluChannelRows(DType.BF16, hx, 0, hg, 0, N / 64, 64, ones, channelsA, a, 0);
+                    // 31 channels: a vector's worth and the one-by-one edge, on every vector width
+                    direct.preluBackwardChannelsLast(hx, 0, hg, 0, DirectMath.STEP, 31, ones, out, 0,
+                            2 * DirectMath.STEP, channelsA);
                 }
                 direct.prelu(dtype, hx, 0, hg, 0, 0.25f, out, 0, N);
             }

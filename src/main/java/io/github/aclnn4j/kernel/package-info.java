@@ -30,7 +30,10 @@
  *     math and butterfly generated together), and a 16-bit one is copied
  *     there raw ({@link io.github.aclnn4j.kernel.TransposeCopyKernel}) and computed over in place,
  *     dense, which spares the conversions around the transposing stores (both cut into panels by
- *     {@code TransposePanels}), and the 16-bit transposed
+ *     {@code TransposePanels}); a BFLOAT16 channels-last PReLU backward into a contiguous gradInput
+ *     reads its rows of channels in place, each channel's sum in the lanes the dense call would use
+ *     and the gradient transposed two positions per 32-bit value
+ *     ({@link io.github.aclnn4j.kernel.PreluBackwardChannelsLastKernel}); the other 16-bit transposed
  *     or channels-last inputs of BCE with logits and PReLU backward are copied raw into the
  *     workspace in row-major order ({@code RowMajorCopies}), where the direct loops read them; an
  *     element-wise 16-bit call whose inputs all lie in one such order (BCE backward, BCE with logits
@@ -49,8 +52,9 @@
  *     written out in the loop, since one the JIT leaves uninlined boxes every vector. Variants of
  *     one loop are generated from it where they are many lines ({@code BceWithLogitsVectorLoops}'
  *     16-bit loops with weights per element, by {@code tools/kernels/generate_weighted_loops.py};
- *     {@code BlockTranspose}'s butterflies per element type and memory kind, and
- *     {@code PreluVectorLoops}' butterfly with PReLU on its rows, by
+ *     {@code BlockTranspose}'s butterflies per element type and memory kind,
+ *     {@code PreluVectorLoops}' butterfly with PReLU on its rows and
+ *     {@code PreluBackwardVectorLoops}' into native memory only, by
  *     {@code tools/kernels/generate_block_transposes.py}; {@code BceBackwardVectorLoops}' 16-bit
  *     loops per kind of gradOutput and weight, by
  *     {@code tools/kernels/generate_bce_backward_loops.py}; {@code BceWithLogitsBackwardVectorLoops}'

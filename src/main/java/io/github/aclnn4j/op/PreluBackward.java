@@ -1,5 +1,6 @@
 package io.github.aclnn4j.op;
 
+import io.github.aclnn4j.kernel.PreluBackwardChannelsLastKernel;
 import io.github.aclnn4j.kernel.PreluBackwardKernel;
 import io.github.aclnn4j.kernel.Staged;
 import io.github.aclnn4j.kernel.StridedView;
@@ -63,6 +64,10 @@ public final class PreluBackward {
         long outer = self.rank() >= 2 ? self.dim(0) : 1;
         long inner = self.numel() / (outer * channels);
         PreluBackwardKernel.Layout rows = PreluBackwardKernel.Layout.of(outer, channels, inner, weights);
+        PreluBackwardChannelsLastKernel fused = PreluBackwardChannelsLastKernel.of(g, x, w, gi, gw, shape, rows);
+        if (fused != null) {
+            return check.plan(fused.workspaceBytes(), self.numel(), gradInput.dtype(), fused);
+        }
         Staged staged = PreluBackwardKernel.staged(g, x, w, gi, gw, shape, rows);
         if (staged != null) {
             return check.plan(staged.workspaceBytes(), self.numel(), gradInput.dtype(), staged);

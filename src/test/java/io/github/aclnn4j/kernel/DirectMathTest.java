@@ -175,6 +175,63 @@ class DirectMathTest {
         }
     }
 
+    static Stream<Arguments> channelsLastPreluCases() {
+        return Stream.of(32, 37, 64, 96, 130).flatMap(c -> Stream.of(1L, 2L).map(seed -> Arguments.of(c, seed)));
+    }
+
+    /**
+     * BFLOAT16 PReLU backward over channels-last rows, stored transposed: each channel's sum and
+     * gradient have exactly the bits of {@link DirectMath#prelu} over a channels-first copy of that
+     * channel's run (2144 positions: a whole fp32 chunk and part of the next), gradient runs apart
+     * by more than their length. Values include a few ±∞, NaN, subnormals and ties (most channels'
+     * sums stay finite), also where x > 0, and span magnitudes enough that the fp32 lanes round (so
+     * that a term added to another lane shows).
+     */
+    @ParameterizedTest(name = "{0} channels, seed {1}")
+    @MethodSource("channelsLastPreluCases")
+    void preluBackwardChannelsLastMatchesChannelRuns(int channels, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        int positions = 2048 + 96;
+        float[] special = {0f, -0f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 1e-40f, 0x1.02p0f};
+        float[] x = new float[positions * channels];
+        float[] g = new float[positions * channels];
+        for (int i = 0; i < x.length; i++) { // magnitudes 2^-12 to 2^12, so that the fp32 lanes round
+            x[i] = rng.nextInt(4096) == 0 ? special[rng.nextInt(special.length)]
+                    : (float) Math.scalb(rng.nextDouble(-2, 2), rng.nextInt(-12, 13));
+            g[i] = rng.nextInt(1024) == 0 ? special[rng.nextInt(special.length)]
+                    : (float) Math.scalb(rng.nextDouble(-2, 2), rng.nextInt(-12, 13));
+        }
+        float[] w = new float[channels];
+        for (int c = 0; c < channels; c++) {
+            w[c] = HalfFloats.fromBf16(HalfFloats.toBf16((float) rng.nextDouble(-1, 1)));
+        }
+        long colStride = 2L * positions + 8;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment xs = store(arena, DType.BF16, x, 2);
+            MemorySegment gs = store(arena, DType.BF16, g, 6);
+            MemorySegment gi = arena.allocate(10 + colStride * channels);
+            double[] sums = new double[channels];
+            math.preluBackwardChannelsLast(xs, 2, gs, 6, positions, channels, w, gi, 10, colStride, sums);
+            for (int c = 0; c < channels; c++) {
+                float[] xc = new float[positions];
+                float[] gc = new float[positions];
+                for (int p = 0; p < positions; p++) {
+                    xc[p] = x[p * channels + c];
+                    gc[p] = g[p * channels + c];
+                }
+                MemorySegment run = arena.allocate(2L * positions + 64);
+                double want = math.prelu(DType.BF16, store(arena, DType.BF16, xc, 2), 2,
+                        store(arena, DType.BF16, gc, 2), 2, w[c], run, 4, positions);
+                assertEquals(Double.doubleToLongBits(want), Double.doubleToLongBits(sums[c]), // any NaN as one
+                        "channel " + c + ": " + sums[c] + " against " + want);
+                for (int p = 0; p < positions; p++) {
+                    assertEquals(run.get(I16, 4 + 2L * p), gi.get(I16, 10 + c * colStride + 2L * p),
+                            "gradient of channel " + c + " at position " + p);
+                }
+            }
+        }
+    }
+
     /** FLOAT BCE-with-logits gradients: the direct loop gives the rows' bits, operands at odd offsets. */
     @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
     @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3, 4, 5})

@@ -47,6 +47,7 @@ final class OperatorCases {
                 ? BinaryCrossEntropyCase.runFloatLayouts(s) : BinaryCrossEntropyCase.runHalfLayouts(s));
         LAYOUTS.put("PreluBackward layouts", (s, floats) -> floats
                 ? PreluBackwardCase.runChannelsLastFloat(s) : PreluBackwardCase.runHalfLayouts(s));
+        LAYOUTS.put("PreluBackward channels-last BFLOAT16", (s, floats) -> PreluBackwardCase.runChannelsLastBf16(s));
         LAYOUTS.put("Prelu channels-last", (s, floats) -> floats
                 ? PreluCase.runChannelsLastFloat(s) : PreluCase.runChannelsLastHalf(s));
         LAYOUTS.put("GroupNormBackward channels-last", (s, floats) -> floats

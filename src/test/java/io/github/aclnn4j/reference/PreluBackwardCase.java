@@ -168,6 +168,67 @@ public final class PreluBackwardCase {
         }
     }
 
+    /**
+     * BFLOAT16 channels-last self and gradOutput of rank 4 or 5 into a contiguous gradInput: mostly
+     * maps whose positions are whole steps of 32 (read in place, the gradient transposed in 32-bit
+     * pairs, each channel's sum in the dense loop's lanes), from 64 positions to past a block of 4096
+     * (so long rows cut into blocks), 32 to 160 channels (groups of 2F and the one-by-one edge).
+     * Some cases put infinities and subnormals in gradOutput where self is positive, side by side in
+     * a channel's first two positions, so that a pair of gradients packs to a signalling NaN's bits.
+     * Checked against the reference, and bit for bit against the same call on contiguous copies.
+     */
+    public static long[][] runChannelsLastBf16(long seed) {
+        try (CaseContext ctx = new CaseContext("aclnnPreluBackward", seed, false)) {
+            CaseRandom r = ctx.random;
+            long channels = r.oneIn(2) ? 32L * (1 + r.nextInt(4)) : 32 + r.nextInt(129);
+            long positions = r.oneIn(8) ? 64 + r.nextInt(300) : 32L * (2 + r.nextInt(r.oneIn(6) ? 160 : 40));
+            long samples = positions * channels > 200_000 ? 1 : 1 + r.nextInt(3);
+            long[] shape = r.oneIn(4) && positions % 4 == 0
+                    ? new long[] {samples, channels, 2, 2, positions / 4}
+                    : new long[] {samples, channels, positions % 2 == 0 && r.nextBoolean() ? 2 : 1, 0};
+            if (shape.length == 4) {
+                shape[3] = positions / shape[2];
+            }
+            StoredType type = StoredType.BF16;
+            boolean perChannel = !r.oneIn(4);
+            long[] weightShape = perChannel ? new long[] {shape[1]} : singleWeightShape(r);
+            long[] gradWeightShape = perChannel ? new long[] {shape[1]} : weightShape;
+            boolean specials = r.oneIn(4);
+            long[] next = {0, 0}; // memory order: channel 0's first two positions are values 0 and C
+            DeviceTensor grad = ctx.input("gradOutput", type, StridedLayout.channelsLast(shape), () -> {
+                long i = next[0]++;
+                if (specials && (i == 0 || i == channels)) { // a subnormal, then +inf
+                    return i == 0 ? 1e-40 : Double.POSITIVE_INFINITY;
+                }
+                return specials && r.oneIn(200) ? (r.nextBoolean() ? Double.NEGATIVE_INFINITY : 1e-40)
+                        : r.uniform(-2, 2);
+            });
+            DeviceTensor self = ctx.input("self", type, StridedLayout.channelsLast(shape), () -> {
+                long i = next[1]++;
+                return specials && (i == 0 || i == channels) ? 1 : r.oneIn(10) ? 0 : r.uniform(-3, 3);
+            });
+            DeviceTensor weight = ctx.input("weight", type, weightShape, () -> r.uniform(-1, 1));
+            long[][] bits = call(ctx, grad, self, weight,
+                    ctx.output("gradInput", type, StridedLayout.contiguous(shape)),
+                    ctx.output("gradWeight", type, gradWeightShape));
+
+            Reference.Expected[] expected = Reference.preluBackward(grad.arr(), self.arr(), weight.values());
+            Compare.check("gradInput", type, expected[0], bits[0], ctx);
+            Compare.check("gradWeight", type, expected[1], bits[1], ctx);
+            grad.assertUntouched();
+            self.assertUntouched();
+
+            DeviceTensor denseGrad = ctx.contiguousCopy("gradOutput", grad);
+            DeviceTensor denseSelf = ctx.contiguousCopy("self", self);
+            long[][] denseBits = call(ctx, denseGrad, denseSelf, weight,
+                    ctx.output("contiguous gradInput", type, StridedLayout.contiguous(shape)),
+                    ctx.output("contiguous gradWeight", type, gradWeightShape));
+            Compare.sameBits("gradInput", bits[0], denseBits[0], "the same call on contiguous inputs", ctx);
+            Compare.sameBits("gradWeight", bits[1], denseBits[1], "the same call on contiguous inputs", ctx);
+            return bits;
+        }
+    }
+
     private static long[][] call(CaseContext ctx, DeviceTensor grad, DeviceTensor self, DeviceTensor weight,
             DeviceTensor gradInput, DeviceTensor gradWeight) {
         Launch.run(ctx::describe, ctx.random.oneIn(4),

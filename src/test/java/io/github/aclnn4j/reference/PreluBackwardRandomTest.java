@@ -44,4 +44,15 @@ class PreluBackwardRandomTest {
     void channelsLastFloatMatchesReferenceAndChannelsLastCall(long seed) {
         PreluBackwardCase.runChannelsLastFloat(seed);
     }
+
+    static LongStream channelsLastBf16Seeds() {
+        return LongStream.range(0, 100).map(i -> 0x2300_0000L + i);
+    }
+
+    /** BFLOAT16 channels-last self and gradOutput into a contiguous gradInput: the bits of the contiguous call. */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("channelsLastBf16Seeds")
+    void channelsLastBf16MatchesReferenceAndContiguousCall(long seed) {
+        PreluBackwardCase.runChannelsLastBf16(seed);
+    }
 }

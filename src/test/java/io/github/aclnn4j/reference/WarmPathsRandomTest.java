@@ -66,6 +66,7 @@ class WarmPathsRandomTest {
                     BinaryCrossEntropyWithLogitsBackwardCase::runFloatLayouts),
             new Kind("PReLU backward 16-bit layouts", 0x2100_0000L, PreluBackwardCase::runHalfLayouts),
             new Kind("PReLU backward channels-last FLOAT", 0x2200_0000L, PreluBackwardCase::runChannelsLastFloat),
+            new Kind("PReLU backward channels-last BFLOAT16", 0x2300_0000L, PreluBackwardCase::runChannelsLastBf16),
             new Kind("PReLU channels-last 16-bit", 0x6100_0000L, PreluCase::runChannelsLastHalf),
             new Kind("PReLU channels-last FLOAT", 0x6200_0000L, PreluCase::runChannelsLastFloat),
             new Kind("GroupNorm backward channels-last", 0x4100_0000L,
