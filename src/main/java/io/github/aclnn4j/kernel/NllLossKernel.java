@@ -36,6 +36,13 @@ public final class NllLossKernel implements Parallel.Tasks, Kernel {
     /** self is FLOAT in one run of {@link #selfStride}-byte steps (a dense one among them). */
     private final boolean floatRun;
     private final long selfStride;
+    /**
+     * self and weight are FLOAT runs and out FLOAT too: each row's loss is read, weighed and
+     * written (or summed) in one loop, {@link #lossesInPlace} or {@link #sumsInPlace}, instead of
+     * through gathered arrays and a second pass over them (65536×64, {@code bench ab}: reduction
+     * none 0.24 → 0.19 ms, mean 0.23 → 0.18).
+     */
+    private final boolean floatRows;
 
     /**
      * The kernel of one plan, made by phase 1.
@@ -60,6 +67,7 @@ public final class NllLossKernel implements Parallel.Tasks, Kernel {
         this.totalRounding = self.dtype() == DType.BF16 && totalWeight.dtype() != DType.BF16 ? DType.BF16 : null;
         this.selfStride = self.runStride();
         this.floatRun = self.dtype() == DType.FLOAT && selfStride > 0;
+        this.floatRows = floatRun && weight.dtype() == DType.FLOAT && weight.runStride() >= 0 && rounding == null;
     }
 
     /** Workspace bytes for {@code rows} rows: a loss and a weight sum (doubles) per task. */
@@ -95,6 +103,15 @@ public final class NllLossKernel implements Parallel.Tasks, Kernel {
         long first = task * ROWS;
         int n = (int) Math.min(ROWS, rows - first);
         long[] targets = target.gatherLongs(first, n);
+        if (floatRows && reduction == 0) {
+            lossesInPlace(first, n, targets, xs);
+            out.scatter(first, xs, n);
+            return;
+        }
+        if (floatRows) {
+            sumsInPlace(first, n, targets, workspace, task);
+            return;
+        }
         if (floatRun) { // each row's element read where it lies, in the pass that finds it
             MemorySegment x = self.segment();
             long at = self.runOffset(first * classes);
@@ -132,6 +149,53 @@ public final class NllLossKernel implements Parallel.Tasks, Kernel {
             workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, task, loss);
             workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, tasks + task, weights);
         }
+    }
+
+    /**
+     * Rows {@code [first, first + n)} of FLOAT self and weight runs, reduction none: each row's loss
+     * into {@code losses}, with the operations of the gathered rows (so the same bits).
+     */
+    private void lossesInPlace(long first, int n, long[] targets, float[] losses) {
+        MemorySegment x = self.segment();
+        long at = self.runOffset(first * classes);
+        long rowBytes = classes * selfStride;
+        MemorySegment w = weight.segment();
+        long wAt = weight.runOffset(0);
+        long wStride = weight.runStride();
+        for (int j = 0; j < n; j++, at += rowBytes) {
+            long t = targets[j];
+            boolean ignored = t == ignoreIndex;
+            long c = ignored ? 0 : t; // read, then left out
+            double l = -(double) w.get(ValueLayout.JAVA_FLOAT_UNALIGNED, wAt + c * wStride)
+                    * x.get(ValueLayout.JAVA_FLOAT_UNALIGNED, at + c * selfStride);
+            losses[j] = ignored ? 0f : (float) l;
+        }
+    }
+
+    /**
+     * As {@link #lossesInPlace} for mean and sum: the task's loss and weight sums into the
+     * workspace, added in row order as the gathered rows add them.
+     */
+    private void sumsInPlace(long first, int n, long[] targets, MemorySegment workspace, long task) {
+        MemorySegment x = self.segment();
+        long at = self.runOffset(first * classes);
+        long rowBytes = classes * selfStride;
+        MemorySegment w = weight.segment();
+        long wAt = weight.runOffset(0);
+        long wStride = weight.runStride();
+        double loss = 0;
+        double weights = 0;
+        for (int j = 0; j < n; j++, at += rowBytes) {
+            long t = targets[j];
+            boolean ignored = t == ignoreIndex;
+            long c = ignored ? 0 : t;
+            double wc = ignored ? 0 : w.get(ValueLayout.JAVA_FLOAT_UNALIGNED, wAt + c * wStride);
+            loss += ignored ? 0 : -wc * x.get(ValueLayout.JAVA_FLOAT_UNALIGNED, at + c * selfStride);
+            weights += wc;
+        }
+        long tasks = tasks(rows);
+        workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, task, loss);
+        workspace.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, tasks + task, weights);
     }
 
     /** An empty self: mean gives NaN and sum 0, both with totalWeight 0; none writes nothing. */
