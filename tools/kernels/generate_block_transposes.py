@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the 8x8 butterflies: BlockTranspose's, one method per element type and memory kind,
-PreluVectorLoops', which compute PReLU on the rows they load before transposing them, and
-PreluBackwardVectorLoops', which store a tile of paired BFLOAT16 gradients into native memory.
+"""Writes the 8x8 butterflies: BlockTranspose's, one method per element type and memory kind, and
+PreluVectorLoops', which compute PReLU on the rows they load before transposing them.
 
 A block is eight row vectors put through three butterfly stages (see BlockTranspose's class
 comment). The stages are the same in every variant; what differs is the element type (floats in
@@ -13,8 +12,8 @@ the one template below: edit it, run
 
     python3 tools/kernels/generate_block_transposes.py
 
-and commit them. It rewrites BlockTranspose.java, PreluVectorLoops.java and
-PreluBackwardVectorLoops.java from the marker comment below to the end of each class.
+and commit them. It rewrites BlockTranspose.java and PreluVectorLoops.java from the marker comment
+below to the end of each class.
 """
 import pathlib
 import sys
@@ -26,9 +25,6 @@ HEADER = MARKER + """: do not edit. The butterflies, one method
 """
 PRELU_HEADER = MARKER + """: do not edit. PReLU on each loaded
     // row, lane j of a row being channel j, then the butterfly of BlockTranspose.
-"""
-PRELU_BACKWARD_HEADER = MARKER + """: do not edit. BlockTranspose's
-    // butterfly into native memory.
 """
 
 FLOAT = {"vector": "FloatVector", "species": "F8", "suffix": ""}
@@ -46,11 +42,9 @@ PRELU_F32 = """        FloatVector r{k} = x{k}.mul(w8).blend(x{k}, x{k}.compare(
 # memory-access code every caller shares (warm, 0.91-0.94 ms against 1.22-1.97 for channels-last PReLU).
 # Only PReLU's blocks, which DirectMath reaches with native memory alone: BlockTranspose's also move
 # strided views and workspaces that a program may place in host arrays.
-NATIVE_SEGMENTS = ("        src = (MemorySegment) NATIVE.cast(src);\n"
-                   "        seg = (MemorySegment) NATIVE.cast(seg);\n")
-PRELU_WEIGHTS = NATIVE_SEGMENTS + "        FloatVector w8 = FloatVector.fromArray(F8, w, wAt);\n"
-# For a block that loads from an array and stores to memory its callers keep native (the cast as above).
-NATIVE_DESTINATION = "        seg = (MemorySegment) NATIVE.cast(seg);\n"
+PRELU_WEIGHTS = ("        src = (MemorySegment) NATIVE.cast(src);\n"
+                 "        seg = (MemorySegment) NATIVE.cast(seg);\n"
+                 "        FloatVector w8 = FloatVector.fromArray(F8, w, wAt);\n")
 
 VARIANTS = [
     {
@@ -126,24 +120,11 @@ PRELU_VARIANTS = [
 ]
 
 
-PRELU_BACKWARD_VARIANTS = [
-    {
-        "doc": "One 8×8 block of 32-bit values (pairs of BFLOAT16 gradients) from a tile into native memory:"
-               " {@link BlockTranspose}'s {@code blockInto(float[]…)} with the destination's class known.",
-        "signature": "pairsBlockInto(float[] src, int from, int rowStride, MemorySegment seg, long to,"
-                     " long colStride)",
-        "type": FLOAT, "load": ARRAY_LOAD, "store": MEMORY_STORE, "prologue": NATIVE_DESTINATION,
-    },
-]
-
-
 def method(variant):
     t = variant["type"]
     v, s = t["vector"], t["suffix"]
     out = [javadoc(variant["doc"]), signature(variant["signature"])]
     compute = variant.get("compute")
-    if "prologue" in variant:
-        out.append(variant["prologue"])
     if compute:
         out.append(PRELU_WEIGHTS)
     for k in range(8):
@@ -181,7 +162,6 @@ def rewrite(source, header, variants):
 def main():
     rewrite(KERNELS / "BlockTranspose.java", HEADER, VARIANTS)
     rewrite(KERNELS / "PreluVectorLoops.java", PRELU_HEADER, PRELU_VARIANTS)
-    rewrite(KERNELS / "PreluBackwardVectorLoops.java", PRELU_BACKWARD_HEADER, PRELU_BACKWARD_VARIANTS)
 
 
 if __name__ == "__main__":
