@@ -52,9 +52,8 @@
  *     written out in the loop, since one the JIT leaves uninlined boxes every vector. Variants of
  *     one loop are generated from it where they are many lines ({@code BceWithLogitsVectorLoops}'
  *     16-bit loops with weights per element, by {@code tools/kernels/generate_weighted_loops.py};
- *     {@code BlockTranspose}'s butterflies per element type and memory kind,
- *     {@code PreluVectorLoops}' butterfly with PReLU on its rows and
- *     {@code PreluBackwardVectorLoops}' into native memory only, by
+ *     {@code BlockTranspose}'s butterflies per element type and memory kind, and
+ *     {@code PreluVectorLoops}' butterfly with PReLU on its rows, by
  *     {@code tools/kernels/generate_block_transposes.py}; {@code BceBackwardVectorLoops}' 16-bit
  *     loops per kind of gradOutput and weight, by
  *     {@code tools/kernels/generate_bce_backward_loops.py}; {@code BceWithLogitsBackwardVectorLoops}'
