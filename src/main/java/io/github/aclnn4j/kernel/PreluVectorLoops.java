@@ -100,9 +100,15 @@ final class PreluVectorLoops {
      */
     static void preluTransposed(DType dtype, MemorySegment x, long xAt, long xRowStride, int rows, int cols, float[] w,
             int wAt, MemorySegment out, long outAt, long outColStride) {
-        if (dtype != DType.FLOAT) {
-            throw unsupported(dtype);
+        switch (dtype) {
+            case FLOAT -> preluTransposedF32(x, xAt, xRowStride, rows, cols, w, wAt, out, outAt, outColStride);
+            case BF16 -> preluTransposedBf16(x, xAt, xRowStride, rows, cols, w, wAt, out, outAt, outColStride);
+            default -> throw unsupported(dtype);
         }
+    }
+
+    private static void preluTransposedF32(MemorySegment x, long xAt, long xRowStride, int rows, int cols, float[] w,
+            int wAt, MemorySegment out, long outAt, long outColStride) {
         x = (MemorySegment) NATIVE.cast(x);
         out = (MemorySegment) NATIVE.cast(out);
         int fullRows = rows - rows % B;
@@ -115,6 +121,97 @@ final class PreluVectorLoops {
             oneByOne(x, xAt, xRowStride, w, wAt, out, outAt, outColStride, fullRows, rows, c, c + B);
         }
         oneByOne(x, xAt, xRowStride, w, wAt, out, outAt, outColStride, 0, rows, fullCols, cols);
+    }
+
+    /**
+     * {@link #preluTransposed} for BFLOAT16: each group of 2F channels of a pair of rows is loaded as
+     * F ints and split into its even and odd channels, as {@link #preluBf16} splits elements, PReLU'd
+     * and rounded alike (the same bits); the two rows' results of each channel are packed into one
+     * 32-bit value, as they lie side by side in channels-first memory, so that the panel is
+     * transposed as floats ({@link BlockTranspose#transposeInto(float[], int, int, int, int,
+     * MemorySegment, long, long)}): half the permutes of a 16-bit transpose. The last row of an odd
+     * count and the channels past the last group go one by one.
+     */
+    private static void preluTransposedBf16(MemorySegment x, long xAt, long xRowStride, int rows, int cols, float[] w,
+            int wAt, MemorySegment out, long outAt, long outColStride) {
+        int group = 2 * F.length();
+        int whole = cols - cols % group;
+        int pairRows = rows / 2;
+        Scratch s = Scratch.get();
+        float[] pairs = s.channelPairs(pairRows * cols);
+        float[] lanes = s.weights(cols); // the weights in the order a group's vectors hold their channels
+        for (int c = 0; c < whole; c += group) {
+            for (int k = 0; k < F.length(); k++) {
+                lanes[c + k] = w[wAt + c + 2 * k];
+                lanes[c + F.length() + k] = w[wAt + c + 2 * k + 1];
+            }
+        }
+        preluPairsBf16(x, xAt, xRowStride, pairRows, cols, whole, lanes, pairs);
+        for (int c = 0; c < whole; c += group) { // even channels, then odd ones
+            long at = outAt + c * outColStride;
+            BlockTranspose.transposeInto(pairs, c, pairRows, F.length(), cols, out, at, 2 * outColStride);
+            BlockTranspose.transposeInto(pairs, c + F.length(), pairRows, F.length(), cols, out, at + outColStride,
+                    2 * outColStride);
+        }
+        oneByOneBf16(x, xAt, xRowStride, w, wAt, out, outAt, outColStride, 2 * pairRows, rows, 0, whole);
+        oneByOneBf16(x, xAt, xRowStride, w, wAt, out, outAt, outColStride, 0, rows, whole, cols);
+    }
+
+    /**
+     * {@link #preluTransposedBf16}'s pairs of rows, groups {@code [0, whole)} of each: row q of
+     * {@code pairs} holds rows 2q and 2q + 1, each group's even channels then its odd ones.
+     */
+    private static void preluPairsBf16(MemorySegment x, long xAt, long xRowStride, int pairRows, int cols, int whole,
+            float[] lanes, float[] pairs) {
+        x = (MemorySegment) NATIVE.cast(x);
+        for (int c = 0; c < whole; c += 2 * F.length()) {
+            FloatVector w0 = FloatVector.fromArray(F, lanes, c);
+            FloatVector w1 = FloatVector.fromArray(F, lanes, c + F.length());
+            for (int q = 0; q < pairRows; q++) {
+                long at = xAt + 2 * q * xRowStride + 2L * c;
+                IntVector xp = IntVector.fromMemorySegment(I, x, at, ORDER);
+                FloatVector x0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector x1 = xp.and(HIGH).reinterpretAsFloats();
+                FloatVector f0 = x0.mul(w0).blend(x0, x0.compare(VectorOperators.GT, 0f));
+                FloatVector f1 = x1.mul(w1).blend(x1, x1.compare(VectorOperators.GT, 0f));
+                IntVector r0 = f0.reinterpretAsInts();
+                IntVector r1 = f1.reinterpretAsInts();
+                r0 = r0.add(r0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, f0.compare(VectorOperators.NE, f0).cast(I));
+                r1 = r1.add(r1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, f1.compare(VectorOperators.NE, f1).cast(I));
+                xp = IntVector.fromMemorySegment(I, x, at + xRowStride, ORDER); // the next row, the same way
+                x0 = xp.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                x1 = xp.and(HIGH).reinterpretAsFloats();
+                f0 = x0.mul(w0).blend(x0, x0.compare(VectorOperators.GT, 0f));
+                f1 = x1.mul(w1).blend(x1, x1.compare(VectorOperators.GT, 0f));
+                IntVector s0 = f0.reinterpretAsInts();
+                IntVector s1 = f1.reinterpretAsInts();
+                s0 = s0.add(s0.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, f0.compare(VectorOperators.NE, f0).cast(I));
+                s1 = s1.add(s1.lanewise(VectorOperators.LSHR, 16).and(1)).add(0x7FFF)
+                        .blend(0x7FC00000, f1.compare(VectorOperators.NE, f1).cast(I));
+                int pair = q * cols + c;
+                r0.lanewise(VectorOperators.LSHR, 16).or(s0.and(HIGH)).reinterpretAsFloats().intoArray(pairs, pair);
+                r1.lanewise(VectorOperators.LSHR, 16).or(s1.and(HIGH)).reinterpretAsFloats()
+                        .intoArray(pairs, pair + F.length());
+            }
+        }
+    }
+
+    /** {@link #preluTransposedBf16}'s rows {@code [r0, r1)} of channels {@code [c0, c1)}, one by one. */
+    private static void oneByOneBf16(MemorySegment x, long xAt, long xRowStride, float[] w, int wAt, MemorySegment out,
+            long outAt, long outColStride, int r0, int r1, int c0, int c1) {
+        for (int c = c0; c < c1; c++) {
+            float wc = w[wAt + c];
+            for (int r = r0; r < r1; r++) {
+                float v = HalfFloats.fromBf16(x.get(ValueLayout.JAVA_SHORT_UNALIGNED, xAt + r * xRowStride + 2L * c));
+                float f = v > 0 ? v : wc * v;
+                int bits = Float.floatToRawIntBits(f);
+                out.set(ValueLayout.JAVA_SHORT_UNALIGNED, outAt + c * outColStride + 2L * r,
+                        (short) (f != f ? 0x7FC0 : (bits + ((bits >>> 16) & 1) + 0x7FFF) >>> 16));
+            }
+        }
     }
 
     /** {@link #preluTransposed}'s rows {@code [r0, r1)} of channels {@code [c0, c1)}, one by one. */

@@ -521,6 +521,9 @@ public final class Warmup {
                 direct.preluTransposed(DType.FLOAT, x, 0, 4 * 64, N / 64, 64, ones, 0, out, 0, 4 * (N / 64));
             } else {
                 direct.preluForward(dtype, hx, 0, 0.25f, out, 0, N);
+                if (dtype == DType.BF16) { // 31 channels: a group of 2F and the one-by-one edge on any width
+                    direct.preluTransposed(DType.BF16, hx, 0, 2 * 31, 32, 31, ones, 0, out, 0, 2 * 32);
+                }
             }
         }
 

@@ -27,9 +27,10 @@
  *     ({@link io.github.aclnn4j.kernel.BulkMath#storePanel});
  *     a FLOAT channels-last PReLU input bound for a contiguous output is computed and transposed in
  *     registers in one pass ({@link io.github.aclnn4j.kernel.PreluChannelsLastKernel}, its loads,
- *     math and butterfly generated together), and a 16-bit one is copied
+ *     math and butterfly generated together), a BFLOAT16 one likewise with two positions per 32-bit
+ *     value, and a FLOAT16 one is copied
  *     there raw ({@link io.github.aclnn4j.kernel.TransposeCopyKernel}) and computed over in place,
- *     dense, which spares the conversions around the transposing stores (both cut into panels by
+ *     dense, which spares the conversions around the transposing stores (all cut into panels by
  *     {@code TransposePanels}); a BFLOAT16 channels-last PReLU backward into a contiguous gradInput
  *     reads its rows of channels in place, each channel's sum in the lanes the dense call would use
  *     and the gradient transposed two positions per 32-bit value

@@ -107,10 +107,11 @@ public final class Prelu {
     private static final long MIN_POSITIONS = 64;
 
     /**
-     * A channels-last self into a contiguous out of its dtype: FLOAT computed and transposed in one
-     * pass ({@link PreluChannelsLastKernel}) while the direct loops are warm; a 16-bit self's values
-     * copied into out unchanged ({@link TransposeCopyKernel}), then PReLU over out in place, where it
-     * is dense. The same operations per element as the tiled path; null where neither applies.
+     * A channels-last self into a contiguous out of its dtype: FLOAT and BFLOAT16 computed and
+     * transposed in one pass ({@link PreluChannelsLastKernel}) while the direct loops are warm; else
+     * a 16-bit self's values copied into out unchanged ({@link TransposeCopyKernel}), then PReLU over
+     * out in place, where it is dense. The same operations per element as the tiled path; null where
+     * neither applies.
      */
     private static Kernel viaOut(TensorDesc self, TensorDesc out, DType promoted, long[] logical, StridedView x,
             StridedView w, StridedView o) {

@@ -232,6 +232,56 @@ class DirectMathTest {
         }
     }
 
+    static Stream<Arguments> transposedPreluCases() {
+        return Stream.of(31, 32, 37, 64).flatMap(c -> Stream.of(63, 64).map(rows -> Arguments.of(c, rows)));
+    }
+
+    /**
+     * BFLOAT16 PReLU forward over a panel of channels-last rows, stored transposed (pairs of rows
+     * packed into 32-bit values, the last row of an odd count and the channels past the last group
+     * one by one): every value has the bits {@link DirectMath#preluForward} gives for its channel's
+     * run, with ±∞, NaN, subnormals and rounding ties among the inputs.
+     */
+    @ParameterizedTest(name = "{0} channels, {1} rows")
+    @MethodSource("transposedPreluCases")
+    void preluTransposedBf16MatchesChannelRuns(int channels, int rows) {
+        SplittableRandom rng = new SplittableRandom(channels * 100L + rows);
+        float[] x = values(rng, DType.BF16, -3, 3);
+        float[] w = new float[channels + 3];
+        for (int c = 0; c < w.length; c++) {
+            w[c] = HalfFloats.fromBf16(HalfFloats.toBf16(c % 5 == 0 ? 1.5f : (float) rng.nextDouble(-1, 1)));
+        }
+        long rowStride = 2L * channels + 6; // rows of a wider panel
+        long colStride = 2L * rows + 10;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment xs = arena.allocate(2 + rowStride * rows);
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < channels; c++) {
+                    xs.set(I16, 2 + r * rowStride + 2L * c, HalfFloats.toBf16(x[r * channels + c]));
+                }
+            }
+            MemorySegment out = arena.allocate(4 + colStride * channels);
+            math.preluTransposed(DType.BF16, xs, 2, rowStride, rows, channels, w, 3, out, 4, colStride);
+            for (int c = 0; c < channels; c++) {
+                float[] run = new float[rows];
+                for (int r = 0; r < rows; r++) {
+                    run[r] = x[r * channels + c];
+                }
+                MemorySegment want = arena.allocate(2L * rows + 64);
+                math.preluForward(DType.BF16, store(arena, DType.BF16, run, 2), 2, w[3 + c], want, 6, rows - rows % 32);
+                for (int r = 0; r < rows - rows % 32; r++) {
+                    assertEquals(want.get(I16, 6 + 2L * r), out.get(I16, 4 + c * colStride + 2L * r),
+                            "channel " + c + ", row " + r);
+                }
+                for (int r = rows - rows % 32; r < rows; r++) { // past the loop's whole steps: the row formula
+                    float v = run[r];
+                    assertEquals(HalfFloats.toBf16(v > 0 ? v : w[3 + c] * v), out.get(I16, 4 + c * colStride + 2L * r),
+                            "channel " + c + ", row " + r);
+                }
+            }
+        }
+    }
+
     /** FLOAT BCE-with-logits gradients: the direct loop gives the rows' bits, operands at odd offsets. */
     @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
     @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3, 4, 5})
