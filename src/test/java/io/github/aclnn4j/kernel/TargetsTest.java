@@ -44,8 +44,8 @@ class TargetsTest {
     void theFirstBadTargetIsNamedWhicheverThreadFindsOne() {
         Parallel.setThreads(2);
         try (Arena arena = Arena.ofShared()) {
-            // the later one opens the second thread's share (tasks 3 to 6 of 16384 rows): it is met first
-            StridedView target = targets(arena, 37_768, CLASSES, 3 * 16_384 + 1, -1);
+            // the later one opens the second thread's share (tasks 12 to 24 of 4096 rows): it is met first
+            StridedView target = targets(arena, 37_768, CLASSES, 12 * 4_096 + 1, -1);
             Targets check = new Targets(target, ROWS, CLASSES, IGNORE, "aclnnNLLLoss");
             for (int round = 0; round < 50; round++) {
                 Failure f = assertThrows(Failure.class, check::checkAll);
