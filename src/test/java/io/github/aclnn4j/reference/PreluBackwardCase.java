@@ -111,19 +111,7 @@ public final class PreluBackwardCase {
             long[][] bits = call(ctx, grad, self, weight, ctx.output("gradInput", type, gradInputLayout),
                     ctx.output("gradWeight", type, gradWeightShape));
 
-            Reference.Expected[] expected = Reference.preluBackward(grad.arr(), self.arr(), weight.values());
-            Compare.check("gradInput", type, expected[0], bits[0], ctx);
-            Compare.check("gradWeight", type, expected[1], bits[1], ctx);
-            grad.assertUntouched();
-            self.assertUntouched();
-
-            DeviceTensor denseGrad = ctx.contiguousCopy("gradOutput", grad);
-            DeviceTensor denseSelf = ctx.contiguousCopy("self", self);
-            long[][] denseBits = call(ctx, denseGrad, denseSelf, weight,
-                    ctx.output("contiguous gradInput", type, StridedLayout.contiguous(shape)),
-                    ctx.output("contiguous gradWeight", type, gradWeightShape));
-            Compare.sameBits("gradInput", bits[0], denseBits[0], "the same call on contiguous inputs", ctx);
-            Compare.sameBits("gradWeight", bits[1], denseBits[1], "the same call on contiguous inputs", ctx);
+            checkAgainstReferenceAndContiguousCall(ctx, type, grad, self, weight, shape, gradWeightShape, bits);
             return bits;
         }
     }
@@ -212,21 +200,30 @@ public final class PreluBackwardCase {
                     ctx.output("gradInput", type, StridedLayout.contiguous(shape)),
                     ctx.output("gradWeight", type, gradWeightShape));
 
-            Reference.Expected[] expected = Reference.preluBackward(grad.arr(), self.arr(), weight.values());
-            Compare.check("gradInput", type, expected[0], bits[0], ctx);
-            Compare.check("gradWeight", type, expected[1], bits[1], ctx);
-            grad.assertUntouched();
-            self.assertUntouched();
-
-            DeviceTensor denseGrad = ctx.contiguousCopy("gradOutput", grad);
-            DeviceTensor denseSelf = ctx.contiguousCopy("self", self);
-            long[][] denseBits = call(ctx, denseGrad, denseSelf, weight,
-                    ctx.output("contiguous gradInput", type, StridedLayout.contiguous(shape)),
-                    ctx.output("contiguous gradWeight", type, gradWeightShape));
-            Compare.sameBits("gradInput", bits[0], denseBits[0], "the same call on contiguous inputs", ctx);
-            Compare.sameBits("gradWeight", bits[1], denseBits[1], "the same call on contiguous inputs", ctx);
+            checkAgainstReferenceAndContiguousCall(ctx, type, grad, self, weight, shape, gradWeightShape, bits);
             return bits;
         }
+    }
+
+    /**
+     * {@code bits} (gradInput's, gradWeight's) against the reference, the inputs untouched, and bit
+     * for bit against the same call on contiguous copies of gradOutput and self.
+     */
+    private static void checkAgainstReferenceAndContiguousCall(CaseContext ctx, StoredType type, DeviceTensor grad,
+            DeviceTensor self, DeviceTensor weight, long[] shape, long[] gradWeightShape, long[][] bits) {
+        Reference.Expected[] expected = Reference.preluBackward(grad.arr(), self.arr(), weight.values());
+        Compare.check("gradInput", type, expected[0], bits[0], ctx);
+        Compare.check("gradWeight", type, expected[1], bits[1], ctx);
+        grad.assertUntouched();
+        self.assertUntouched();
+
+        DeviceTensor denseGrad = ctx.contiguousCopy("gradOutput", grad);
+        DeviceTensor denseSelf = ctx.contiguousCopy("self", self);
+        long[][] denseBits = call(ctx, denseGrad, denseSelf, weight,
+                ctx.output("contiguous gradInput", type, StridedLayout.contiguous(shape)),
+                ctx.output("contiguous gradWeight", type, gradWeightShape));
+        Compare.sameBits("gradInput", bits[0], denseBits[0], "the same call on contiguous inputs", ctx);
+        Compare.sameBits("gradWeight", bits[1], denseBits[1], "the same call on contiguous inputs", ctx);
     }
 
     private static long[][] call(CaseContext ctx, DeviceTensor grad, DeviceTensor self, DeviceTensor weight,
