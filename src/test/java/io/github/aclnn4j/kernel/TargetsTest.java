@@ -68,4 +68,34 @@ class TargetsTest {
                     f.getMessage());
         }
     }
+
+    /**
+     * Every target at the edges of its range, with ignoreIndex inside, below and above the classes
+     * and at the extremes of long: rejected exactly when the plain rule says so (the check's
+     * branch-free first pass over a block must not miss or invent one).
+     */
+    @Test
+    void edgeTargetsFollowThePlainRule() {
+        long[] values = {Long.MIN_VALUE, Long.MIN_VALUE + 1, -101, -100, -2, -1, 0, 1, 2, 9, 10, 11, 1L << 40,
+            Long.MAX_VALUE - 1, Long.MAX_VALUE};
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment m = arena.allocate(ValueLayout.JAVA_LONG, 1);
+            StridedView one = new StridedView(m, 0, DType.INT64, new long[] {1}, new long[] {1});
+            for (long classes : new long[] {0, 1, 10, Long.MAX_VALUE}) {
+                for (long ignore : new long[] {-100, 0, 5, 10, Long.MIN_VALUE, Long.MAX_VALUE}) {
+                    Targets check = new Targets(one, 1, classes, ignore, "aclnnNLLLoss");
+                    for (long t : values) {
+                        m.setAtIndex(ValueLayout.JAVA_LONG, 0, t);
+                        boolean bad = t != ignore && (t < 0 || t >= classes);
+                        String what = "target " + t + ", classes " + classes + ", ignoreIndex " + ignore;
+                        if (bad) {
+                            assertThrows(Failure.class, check::checkAll, what);
+                        } else {
+                            assertDoesNotThrow(check::checkAll, what);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
