@@ -153,8 +153,14 @@ final class PreluVectorLoops {
             BlockTranspose.transposeInto(pairs, c + F.length(), pairRows, F.length(), cols, out, at + outColStride,
                     2 * outColStride);
         }
-        oneByOneBf16(x, xAt, xRowStride, w, wAt, out, outAt, outColStride, 2 * pairRows, rows, 0, whole);
-        oneByOneBf16(x, xAt, xRowStride, w, wAt, out, outAt, outColStride, 0, rows, whole, cols);
+        // called only when there is an edge: the empty ranges of the usual panel sent its compiled
+        // loop back to the interpreter (loop predicates) the first time they came
+        if (rows % 2 != 0) {
+            oneByOneBf16(x, xAt, xRowStride, w, wAt, out, outAt, outColStride, rows - 1, rows, 0, whole);
+        }
+        if (whole < cols) {
+            oneByOneBf16(x, xAt, xRowStride, w, wAt, out, outAt, outColStride, 0, rows, whole, cols);
+        }
     }
 
     /**
