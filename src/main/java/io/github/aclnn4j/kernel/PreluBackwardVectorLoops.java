@@ -132,8 +132,10 @@ final class PreluBackwardVectorLoops {
                     BlockTranspose.transposeInto(pairs, c + F.length(), F.length(), F.length(), channels, gi,
                             at + giColStride, 2 * giColStride);
                 }
-                channelsLastEdgeBf16(x, xAt + p * rowBytes, g, gAt + p * rowBytes, period, channels, whole, lanes,
-                        tileValues, gi, giAt + 2L * p, giColStride);
+                if (whole < channels) { // only where there is an edge, as preluTransposedBf16 calls its own
+                    channelsLastEdgeBf16(x, xAt + p * rowBytes, g, gAt + p * rowBytes, period, channels, whole,
+                            lanes, tileValues, gi, giAt + 2L * p, giColStride);
+                }
             }
             addChannelChunkLanes(lanes, period, channels, wide, doubleLanes);
         }
