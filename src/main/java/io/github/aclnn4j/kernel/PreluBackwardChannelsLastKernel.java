@@ -102,12 +102,12 @@ public final class PreluBackwardChannelsLastKernel implements Parallel.Tasks, Ke
     @Override
     public void task(long task, MemorySegment workspace) {
         Scratch s = Scratch.get();
+        double[] sums = s.channelDoubles(channels)[0]; // a block's sum per channel
         if (layout.longRows()) {
             long blocks = layout.blocksPerRow();
             long sample = task / blocks;
             long block = task % blocks;
             long first = block * Blocks.SIZE;
-            double[] sums = s.sums(channels);
             block(sample, first, (int) Math.min(Blocks.SIZE, positions - first), sums);
             for (int c = 0; c < channels; c++) {
                 long partial = (sample * channels + c) * blocks + block;
@@ -116,8 +116,6 @@ public final class PreluBackwardChannelsLastKernel implements Parallel.Tasks, Ke
             return;
         }
         int perWeight = (int) layout.weights();
-        double[][] both = s.channelDoubles(channels + perWeight);
-        double[] sums = both[0];
         double[] acc = s.sums(perWeight);
         long end = Math.min(layout.outer(), (task + 1) * layout.outerPerSlab());
         for (long sample = task * layout.outerPerSlab(); sample < end; sample++) {

@@ -126,12 +126,7 @@ final class PreluBackwardVectorLoops {
             for (int p = chunk, end = Math.min(positions, chunk + SUM_CHUNK); p < end; p += period) {
                 channelsLastTileBf16(x, xAt + p * rowBytes, g, gAt + p * rowBytes, period, channels, lanes,
                         tileValues, pairs);
-                for (int c = 0; c < whole; c += period) { // even channels, then odd ones
-                    long at = giAt + 2L * p + c * giColStride;
-                    BlockTranspose.transposeInto(pairs, c, F.length(), F.length(), channels, gi, at, 2 * giColStride);
-                    BlockTranspose.transposeInto(pairs, c + F.length(), F.length(), F.length(), channels, gi,
-                            at + giColStride, 2 * giColStride);
-                }
+                storePairsTransposed(pairs, period / 2, channels, whole, gi, giAt + 2L * p, giColStride);
                 if (whole < channels) { // only where there is an edge, as preluTransposedBf16 calls its own
                     channelsLastEdgeBf16(x, xAt + p * rowBytes, g, gAt + p * rowBytes, period, channels, whole,
                             lanes, tileValues, gi, giAt + 2L * p, giColStride);
@@ -140,26 +135,8 @@ final class PreluBackwardVectorLoops {
             addChannelChunkLanes(lanes, period, channels, wide, doubleLanes);
         }
         for (int c = 0; c < channels; c++) {
-            double sum = 0;
-            for (int j = 0; j < doubleLanes; j++) {
-                sum += wide[c * doubleLanes + j];
-            }
-            sums[c] = sum;
+            sums[c] = SumOrder.sumFirst(wide, c * doubleLanes, doubleLanes); // as VectorBulkMath.sumLanes adds
         }
-    }
-
-    /**
-     * Where channel c lies in a lane row: the tile loop reads 2F channels as F ints and splits them
-     * into the even channels (the low halves) and the odd ones (the high halves), as preluBf16 splits
-     * positions; channels past the last such group lie in order.
-     */
-    private static int laneOf(int c, int channels) {
-        int group = 2 * F.length();
-        if (c >= channels - channels % group) {
-            return c;
-        }
-        int within = c % group;
-        return c - within + (within % 2 == 0 ? within / 2 : F.length() + within / 2);
     }
 
     /**

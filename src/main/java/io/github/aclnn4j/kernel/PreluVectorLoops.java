@@ -140,19 +140,11 @@ final class PreluVectorLoops {
         Scratch s = Scratch.get();
         float[] pairs = s.channelPairs(pairRows * cols);
         float[] lanes = s.weights(cols); // the weights in the order a group's vectors hold their channels
-        for (int c = 0; c < whole; c += group) {
-            for (int k = 0; k < F.length(); k++) {
-                lanes[c + k] = w[wAt + c + 2 * k];
-                lanes[c + F.length() + k] = w[wAt + c + 2 * k + 1];
-            }
+        for (int c = 0; c < whole; c++) {
+            lanes[laneOf(c, cols)] = w[wAt + c];
         }
         preluPairsBf16(x, xAt, xRowStride, pairRows, cols, whole, lanes, pairs);
-        for (int c = 0; c < whole; c += group) { // even channels, then odd ones
-            long at = outAt + c * outColStride;
-            BlockTranspose.transposeInto(pairs, c, pairRows, F.length(), cols, out, at, 2 * outColStride);
-            BlockTranspose.transposeInto(pairs, c + F.length(), pairRows, F.length(), cols, out, at + outColStride,
-                    2 * outColStride);
-        }
+        storePairsTransposed(pairs, pairRows, cols, whole, out, outAt, outColStride);
         // called only when there is an edge: the empty ranges of the usual panel sent its compiled
         // loop back to the interpreter (loop predicates) the first time they came
         if (rows % 2 != 0) {

@@ -48,8 +48,13 @@ final class SumOrder {
 
     /** {@code lanes[0, count)} added in order from 0: a vector's double lanes, stored by the caller. */
     static double sumFirst(double[] lanes, int count) {
+        return sumFirst(lanes, 0, count);
+    }
+
+    /** {@code lanes[from, from + count)} added in order from {@code from}, as {@link #sumFirst(double[], int)}. */
+    static double sumFirst(double[] lanes, int from, int count) {
         double sum = 0;
-        for (int i = 0; i < count; i++) {
+        for (int i = from; i < from + count; i++) {
             sum += lanes[i];
         }
         return sum;

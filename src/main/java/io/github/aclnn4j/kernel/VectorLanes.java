@@ -121,6 +121,37 @@ final class VectorLanes {
 
     private VectorLanes() {}
 
+    /**
+     * Where channel c of a row of {@code channels} lies once the 16-bit channels-last loops have
+     * read it (PReLU's, forward and backward): each group of 2F channels is loaded as F ints and split
+     * into its even channels (the low halves) and its odd ones (the high halves), as the dense loops
+     * split elements; channels past the last whole group stay in order.
+     */
+    static int laneOf(int c, int channels) {
+        int group = 2 * F.length();
+        if (c >= channels - channels % group) {
+            return c;
+        }
+        int within = c % group;
+        return c - within + (within % 2 == 0 ? within / 2 : F.length() + within / 2);
+    }
+
+    /**
+     * A tile of paired 16-bit values stored transposed: row q of {@code pairs} (rows {@code stride}
+     * floats apart) holds positions 2q and 2q + 1 of each channel of the groups {@code [0, whole)}, in
+     * {@link #laneOf} order, as one 32-bit value; channel c's run of {@code 2·pairRows} values lands at
+     * {@code outAt + c·colStride}. Transposed as floats, so half the permutes of a 16-bit transpose.
+     */
+    static void storePairsTransposed(float[] pairs, int pairRows, int stride, int whole, MemorySegment out,
+            long outAt, long colStride) {
+        for (int c = 0; c < whole; c += 2 * F.length()) { // a group's even channels, then its odd ones
+            long at = outAt + c * colStride;
+            BlockTranspose.transposeInto(pairs, c, pairRows, F.length(), stride, out, at, 2 * colStride);
+            BlockTranspose.transposeInto(pairs, c + F.length(), pairRows, F.length(), stride, out, at + colStride,
+                    2 * colStride);
+        }
+    }
+
     static IllegalArgumentException unsupported(DType dtype) {
         return new IllegalArgumentException("no direct loop for " + dtype);
     }
