@@ -147,7 +147,7 @@ public final class BinaryCrossEntropyBackwardCase {
             DeviceTensor denseWeight = ctx.contiguousCopy("weight", weight);
             DeviceTensor denseOut = ctx.output("contiguous out", type, StridedLayout.contiguous(shape));
             long[] denseBits = call(ctx, denseGrad, denseSelf, denseTarget, denseWeight, reduction, denseOut);
-            Compare.sameBits("out", outBits, denseBits, "the same call on contiguous inputs", ctx);
+            Compare.sameBits("out", out.type, outBits, denseBits, "the same call on contiguous inputs", ctx);
             return new long[][] {outBits};
         }
     }

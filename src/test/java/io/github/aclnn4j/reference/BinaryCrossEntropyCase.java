@@ -112,7 +112,7 @@ public final class BinaryCrossEntropyCase {
             DeviceTensor denseWeight = ctx.contiguousCopy("weight", weight);
             DeviceTensor denseOut = ctx.output("contiguous out", type, StridedLayout.contiguous(outShape));
             long[] denseBits = call(ctx, denseSelf, denseTarget, denseWeight, reduction, denseOut);
-            Compare.sameBits("out", outBits, denseBits, "the same call on contiguous inputs", ctx);
+            Compare.sameBits("out", out.type, outBits, denseBits, "the same call on contiguous inputs", ctx);
             return new long[][] {outBits};
         }
     }

@@ -126,7 +126,7 @@ public final class BinaryCrossEntropyWithLogitsBackwardCase {
             DeviceTensor denseOut = ctx.output("contiguous out", type, StridedLayout.contiguous(shape));
             long[] denseBits = call(ctx, denseGrad, denseSelf, denseTarget, denseWeight, densePosWeight, reduction,
                     denseOut);
-            Compare.sameBits("out", bits, denseBits, "the same call on contiguous inputs", ctx);
+            Compare.sameBits("out", out.type, bits, denseBits, "the same call on contiguous inputs", ctx);
             return new long[][] {bits};
         }
     }

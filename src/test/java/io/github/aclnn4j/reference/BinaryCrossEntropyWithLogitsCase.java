@@ -113,7 +113,7 @@ public final class BinaryCrossEntropyWithLogitsCase {
             DeviceTensor denseTarget = ctx.contiguousCopy("target", target);
             DeviceTensor denseOut = ctx.output("contiguous out", targetType, StridedLayout.contiguous(outShape));
             long[] denseBits = call(ctx, denseSelf, denseTarget, weight, posWeight, reduction, denseOut);
-            Compare.sameBits("out", outBits, denseBits, "the same call on contiguous inputs", ctx);
+            Compare.sameBits("out", out.type, outBits, denseBits, "the same call on contiguous inputs", ctx);
             return new long[][] {outBits};
         }
     }

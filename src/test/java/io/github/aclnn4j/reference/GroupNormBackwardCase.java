@@ -25,6 +25,7 @@ public final class GroupNormBackwardCase {
     /** As {@link #run(long, int)}; {@code dense} makes a case for the direct loops (see {@link CaseRandom}). */
     public static long[][] run(long seed, int maxNumel, boolean dense) {
         try (CaseContext ctx = new CaseContext("aclnnGroupNormBackward", seed, dense)) {
+            ctx.finiteSpecials("gradOut", "input", "mean", "rstd", "gamma");
             CaseRandom r = ctx.random;
             int group = r.nextInt(1, 5);
             int drawnC = group * r.nextInt(1, 5);
@@ -89,6 +90,7 @@ public final class GroupNormBackwardCase {
     private static long[][] runChannelsLast(long seed, boolean gradInputChannelsLast, boolean large,
             StoredType forced) {
         try (CaseContext ctx = new CaseContext("aclnnGroupNormBackward channels-last", seed)) {
+            ctx.finiteSpecials("gradOut", "input", "mean", "rstd", "gamma");
             CaseRandom r = ctx.random;
             int group = r.nextInt(1, 5);
             int c = group * r.nextInt(1, large ? 5 : 9);

@@ -147,9 +147,9 @@ public final class PreluBackwardCase {
             long[][] channelsLastBits = call(ctx, grad, self, weight,
                     ctx.output("channels-last gradInput", type, StridedLayout.channelsLast(shape)),
                     ctx.output("gradWeight of the channels-last call", type, gradWeightShape));
-            Compare.sameBits("gradInput", bits[0], channelsLastBits[0], "the call into a channels-last gradInput", ctx);
-            Compare.sameBits("gradWeight", bits[1], channelsLastBits[1], "the call into a channels-last gradInput",
-                    ctx);
+            String channelsLast = "the call into a channels-last gradInput";
+            Compare.sameBits("gradInput", type, bits[0], channelsLastBits[0], channelsLast, ctx);
+            Compare.sameBits("gradWeight", type, bits[1], channelsLastBits[1], channelsLast, ctx);
             grad.assertUntouched();
             self.assertUntouched();
             return bits;
@@ -222,8 +222,8 @@ public final class PreluBackwardCase {
         long[][] denseBits = call(ctx, denseGrad, denseSelf, weight,
                 ctx.output("contiguous gradInput", type, StridedLayout.contiguous(shape)),
                 ctx.output("contiguous gradWeight", type, gradWeightShape));
-        Compare.sameBits("gradInput", bits[0], denseBits[0], "the same call on contiguous inputs", ctx);
-        Compare.sameBits("gradWeight", bits[1], denseBits[1], "the same call on contiguous inputs", ctx);
+        Compare.sameBits("gradInput", type, bits[0], denseBits[0], "the same call on contiguous inputs", ctx);
+        Compare.sameBits("gradWeight", type, bits[1], denseBits[1], "the same call on contiguous inputs", ctx);
     }
 
     private static long[][] call(CaseContext ctx, DeviceTensor grad, DeviceTensor self, DeviceTensor weight,

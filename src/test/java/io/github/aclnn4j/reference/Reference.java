@@ -53,12 +53,16 @@ public final class Reference {
             double y = target.at(shape, index);
             double g = grad.at(shape, index);
             double w = weight == null ? 1 : weight.at(shape, index);
-            double v = g * (x - y) / Math.max((1 - x) * x, 1e-12) * w;
+            double denominator = Math.max((1 - x) * x, 1e-12);
+            double scale = reduction == MEAN ? 1.0 / n : 1;
+            double v = g * (x - y) / denominator * w;
             if (reduction == MEAN) {
                 v *= 1.0 / n;
             }
             out.value()[i] = v;
-            out.bound()[i] = ELEMENTWISE_ROUNDINGS * F32 * Math.abs(v);
+            // g·(x − y) may fall below fp32's normal range, where its rounding is absolute (half of
+            // 2^-149), and the division then magnifies it (a subnormal gradOutput)
+            out.bound()[i] = ELEMENTWISE_ROUNDINGS * F32 * Math.abs(v) + 0x1p-149 * Math.abs(w * scale) / denominator;
             Shapes.increment(index, shape);
         }
         return out;
