@@ -151,7 +151,8 @@ final class BceWithLogitsVectorLoops {
             FloatVector pv = FloatVector.fromMemorySegment(F, pws, 4L * j, ORDER);
             FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
+                    .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f))
+                    .blend(Float.NaN, xv.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY)); // SPEC: ∞ − ∞
             FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromMemorySegment(F, ws, 4L * j, ORDER));
             if (WIDE) {
                 chunk = chunk.add(loss);
@@ -285,7 +286,8 @@ final class BceWithLogitsVectorLoops {
             // the loss as VectorBulkMath#bceLosses computes it (see there), with single weights
             FloatVector lw = yv.fma(pwLess1, 1f);
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
+                    .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f))
+                    .blend(Float.NaN, xv.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY)); // SPEC: ∞ − ∞
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(w);
             if (WIDE) {
                 chunk = chunk.add(loss);
@@ -346,7 +348,8 @@ final class BceWithLogitsVectorLoops {
                     .reinterpretAsFloats();
             FloatVector lw = yv.fma(pwLess1, 1f);
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
+                    .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f))
+                    .blend(Float.NaN, xv.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY)); // SPEC: ∞ − ∞
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(w);
             if (WIDE) {
                 chunk = chunk.add(loss);
@@ -420,7 +423,8 @@ final class BceWithLogitsVectorLoops {
                     .or(yh.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
             FloatVector lw = yv.fma(pwLess1, 1f);
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
+                    .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f))
+                    .blend(Float.NaN, xv.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY)); // SPEC: ∞ − ∞
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(w);
             if (WIDE) {
                 chunk = chunk.add(loss);
@@ -464,7 +468,8 @@ final class BceWithLogitsVectorLoops {
             FloatVector yv = FloatVector.fromArray(F, ys, j);
             FloatVector lw = yv.fma(pwLess1, 1f);
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f));
+                    .blend(yv.mul(negPw), xv.compare(VectorOperators.LT, 0f))
+                    .blend(Float.NaN, xv.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY)); // SPEC: ∞ − ∞
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(w);
             if (WIDE) {
                 chunk = chunk.add(loss);
@@ -576,7 +581,8 @@ final class BceWithLogitsVectorLoops {
             FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4L * j, ORDER);
             FloatVector lw = yv.fma(pv.sub(1f), FloatVector.broadcast(F, 1f));
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f));
+                    .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f))
+                    .blend(Float.NaN, xv.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY)); // SPEC: ∞ − ∞
             FloatVector wv = FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER);
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(wv);
             if (WIDE) {
@@ -635,7 +641,8 @@ final class BceWithLogitsVectorLoops {
             FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4L * j, ORDER);
             FloatVector lw = yv.fma(pv.sub(1f), FloatVector.broadcast(F, 1f));
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f));
+                    .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f))
+                    .blend(Float.NaN, xv.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY)); // SPEC: ∞ − ∞
             FloatVector wv = FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER);
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(wv);
             if (WIDE) {
@@ -703,7 +710,8 @@ final class BceWithLogitsVectorLoops {
             FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4L * j, ORDER);
             FloatVector lw = yv.fma(pv.sub(1f), FloatVector.broadcast(F, 1f));
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f));
+                    .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f))
+                    .blend(Float.NaN, xv.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY)); // SPEC: ∞ − ∞
             FloatVector wv = FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER);
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, table, 0, indices, j))).mul(wv);
             if (WIDE) {
@@ -748,7 +756,8 @@ final class BceWithLogitsVectorLoops {
             FloatVector pv = FloatVector.fromMemorySegment(F, pw, pwAt + 4L * j, ORDER);
             FloatVector lw = yv.fma(pv.sub(1f), FloatVector.broadcast(F, 1f));
             FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                    .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f));
+                    .blend(yv.mul(pv.neg()), xv.compare(VectorOperators.LT, 0f))
+                    .blend(Float.NaN, xv.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY)); // SPEC: ∞ − ∞
             FloatVector wv = FloatVector.fromMemorySegment(F, w, wAt + 4L * j, ORDER);
             FloatVector loss = c.fma(xv, lw.mul(FloatVector.fromArray(F, softplus, j))).mul(wv);
             if (WIDE) {

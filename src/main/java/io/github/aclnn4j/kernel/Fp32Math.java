@@ -55,7 +55,9 @@ final class Fp32Math {
         softplus = Math.fma(softplus, s2, 2 * (1f / 3));
         softplus = Math.fma(softplus, s2, 2f) * s;
         float lw = Math.fma(pw - 1f, y, 1f);
-        float c = x < 0f ? -(pw * y) : 1f - y;
+        // the coefficient of x: SPEC's (1 − y)·x − lw·min(x, 0) gathered into one term, which is
+        // ∞ − ∞ = NaN at x = −∞ (as in PyTorch) where the gathered term alone would be infinite
+        float c = x == Float.NEGATIVE_INFINITY ? Float.NaN : x < 0f ? -(pw * y) : 1f - y;
         return Math.fma(c, x, lw * softplus) * w;
     }
 

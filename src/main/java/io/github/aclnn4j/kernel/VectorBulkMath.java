@@ -199,7 +199,8 @@ final class VectorBulkMath implements BulkMath {
                 FloatVector pv = FloatVector.fromArray(F, pw, i);
                 FloatVector lw = pv.sub(1f).fma(yv, FloatVector.broadcast(F, 1f));
                 FloatVector c = FloatVector.broadcast(F, 1f).sub(yv)
-                        .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f));
+                        .blend(pv.mul(yv).neg(), xv.compare(VectorOperators.LT, 0f))
+                        .blend(Float.NaN, xv.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY)); // SPEC: ∞ − ∞
                 FloatVector loss = c.fma(xv, lw.mul(softplus)).mul(FloatVector.fromArray(F, w, i));
                 loss.intoArray(x, i);
             }

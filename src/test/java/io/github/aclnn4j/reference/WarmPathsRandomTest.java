@@ -70,7 +70,25 @@ class WarmPathsRandomTest {
             new Kind("PReLU channels-last 16-bit", 0x6100_0000L, PreluCase::runChannelsLastHalf),
             new Kind("PReLU channels-last FLOAT", 0x6200_0000L, PreluCase::runChannelsLastFloat),
             new Kind("GroupNorm backward channels-last", 0x4100_0000L,
-                    s -> GroupNormBackwardCase.runChannelsLast(s, s % 2 == 0)));
+                    s -> GroupNormBackwardCase.runChannelsLast(s, s % 2 == 0)),
+            // SpecialValuesRandomTest's dense cases and BCE with logits' layouts, whose infinities and
+            // NaNs reach the direct loops here only
+            special("BCE backward", 0x5E_0100L, s -> BinaryCrossEntropyBackwardCase.run(s, DENSE, true)),
+            special("PReLU backward", 0x5E_0200L, s -> PreluBackwardCase.run(s, DENSE, true)),
+            special("BCE with logits", 0x5E_0300L, s -> BinaryCrossEntropyWithLogitsCase.run(s, DENSE, true)),
+            special("GroupNorm backward", 0x5E_0400L, s -> GroupNormBackwardCase.run(s, DENSE, true)),
+            special("PReLU", 0x5E_0600L, s -> PreluCase.run(s, DENSE, true)),
+            special("BCE", 0x5E_0700L, s -> BinaryCrossEntropyCase.run(s, DENSE, true)),
+            special("BCE with logits backward", 0x5E_0800L,
+                    s -> BinaryCrossEntropyWithLogitsBackwardCase.run(s, DENSE, true)),
+            special("GroupNorm", 0x5E_0A00L, s -> GroupNormCase.run(s, DENSE, true)),
+            special("BCE with logits 16-bit layouts", 0x5E_1500L, BinaryCrossEntropyWithLogitsCase::runHalfLayouts),
+            special("BCE with logits FLOAT layouts", 0x5E_1600L, BinaryCrossEntropyWithLogitsCase::runFloatLayouts));
+
+    /** A kind whose seeds put special values among the inputs ({@link CaseContext#withSpecials}). */
+    private static Kind special(String name, long firstSeed, LongConsumer run) {
+        return new Kind(name + ", special values", firstSeed, s -> run.accept(CaseContext.withSpecials(s)));
+    }
 
     /** The child's side: every kind's cases, a line per kind once all of them matched the reference. */
     public static void main(String[] args) {
