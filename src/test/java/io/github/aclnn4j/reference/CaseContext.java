@@ -1,7 +1,9 @@
 package io.github.aclnn4j.reference;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -22,8 +24,8 @@ public final class CaseContext implements AutoCloseable {
 
     public final CaseRandom random;
     private final boolean specials;
-    /** Inputs that take {@link #FINITE_SPECIAL_VALUES}: targets and weights always (see {@link #finiteSpecials}). */
-    private final java.util.Set<String> finiteSpecials = new java.util.HashSet<>(java.util.List.of("target", "weight"));
+    /** Inputs that take {@link #FINITE_SPECIAL_VALUES}: "target" and "weight" always (see {@link #finiteSpecials}). */
+    private final Set<String> finiteSpecials = new HashSet<>(List.of("target", "weight"));
     private final StringBuilder description;
     private final List<DeviceTensor> tensors = new ArrayList<>();
 
@@ -55,12 +57,13 @@ public final class CaseContext implements AutoCloseable {
      * infinities no caller could pass consistently, and whose results then hang on how an equally
      * correct fp32 evaluation orders its terms. Targets always (a probability: an infinite one lies
      * outside the losses' domain, and BCE with logits gathers SPEC's two terms in x into one), and
-     * weights (∞ times a loss that is 0 in one ordering and a rounding residue in another); a case
+     * the inputs named "weight" (∞ times a loss that is 0 in one ordering and a rounding residue in
+     * another; BCE with logits backward's "weightOptional" keeps its infinities); a case
      * names others (GroupNorm backward: its inputs, whose infinities make its coefficients infinite,
      * where its 16-bit update's {@code b·(x − mean) + k} and PyTorch's {@code b·x + c0} part ways).
      */
     public void finiteSpecials(String... names) {
-        finiteSpecials.addAll(java.util.List.of(names));
+        finiteSpecials.addAll(List.of(names));
     }
 
     /**
@@ -92,7 +95,7 @@ public final class CaseContext implements AutoCloseable {
 
     /** {@code values}, with special values among them in a special case's floating inputs. */
     private DoubleSupplier special(String name, StoredType type, DoubleSupplier values) {
-        if (!specials || type.bytes == 8 || type == StoredType.INT32 || type == StoredType.UINT8) {
+        if (!specials || !List.of(StoredType.FLOATS).contains(type)) {
             return values;
         }
         double[] pick = finiteSpecials.contains(name) ? FINITE_SPECIAL_VALUES : SPECIAL_VALUES;

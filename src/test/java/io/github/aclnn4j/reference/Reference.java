@@ -55,10 +55,7 @@ public final class Reference {
             double w = weight == null ? 1 : weight.at(shape, index);
             double denominator = Math.max((1 - x) * x, 1e-12);
             double scale = reduction == MEAN ? 1.0 / n : 1;
-            double v = g * (x - y) / denominator * w;
-            if (reduction == MEAN) {
-                v *= 1.0 / n;
-            }
+            double v = g * (x - y) / denominator * w * scale;
             out.value()[i] = v;
             // g·(x − y) may fall below fp32's normal range, where its rounding is absolute (half of
             // 2^-149), and the division then magnifies it (a subnormal gradOutput)
